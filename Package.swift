@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Quarry",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "quarry", targets: ["quarry"]),
+        .library(name: "QuarryEngine", targets: ["QuarryEngine"]),
+        .library(name: "QuarryServer", targets: ["QuarryServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // C imports, each seen by one Swift module only.
+        .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
+        .target(name: "CTransportShims", dependencies: ["CLibUV"]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "QuarryJSON", dependencies: [
+            .product(name: "OrderedCollections", package: "swift-collections"),
+        ]),
+        .target(name: "QuarryProtocol", dependencies: ["QuarryJSON"]),
+        .target(name: "QuarryTransport", dependencies: ["CLibUV", "CTransportShims"]),
+        .target(name: "QuarryFilters", dependencies: ["QuarryJSON"]),
+        .target(name: "QuarryEngine", dependencies: [
+            "QuarryJSON", "QuarryFilters", "CSQLite",
+            .product(name: "Collections", package: "swift-collections"),
+        ]),
+        .target(name: "QuarryServer", dependencies: [
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine",
+        ]),
+        .executableTarget(name: "quarry", dependencies: [
+            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "QuarryJSONTests", dependencies: ["QuarryJSON"]),
+        .testTarget(name: "QuarryProtocolTests", dependencies: ["QuarryProtocol", "QuarryJSON"]),
+        .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),
+        .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
+        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

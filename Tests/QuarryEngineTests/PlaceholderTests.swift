@@ -1,0 +1,2 @@
+import XCTest
+final class QuarryEngineTestsPlaceholder: XCTestCase { func testPlaceholder() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class QuarryFiltersTestsPlaceholder: XCTestCase { func testPlaceholder() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class QuarryProtocolTestsPlaceholder: XCTestCase { func testPlaceholder() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class QuarryTransportTestsPlaceholder: XCTestCase { func testPlaceholder() {} }
