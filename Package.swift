@@ -42,6 +42,7 @@ let package = Package(
         .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters"]),
+        .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryProtocol", "QuarryTransport", "QuarryJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )
