@@ -32,8 +32,9 @@ let package = Package(
         .target(name: "QuarryServer", dependencies: [
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine",
         ]),
+        .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         .executableTarget(name: "quarry", dependencies: [
-            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol",
+            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol", "QuarryClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
