@@ -1,4 +1,5 @@
 import Dispatch
+import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
 import QuarryTransport
@@ -10,6 +11,7 @@ import QuarryTransport
 /// thread; they only hand work to queues, so the loop does I/O only.
 public final class Server: Sendable {
     let configuration: ServerConfiguration
+    let engine: Engine
     let sink: any MessageSink
     let log: @Sendable (String) -> Void
     let connections = Locked<[ConnectionID: ServerConnection]>([:])
@@ -24,8 +26,10 @@ public final class Server: Sendable {
         var idleGeneration = 0
     }
 
-    public init(configuration: ServerConfiguration, sink: any MessageSink, log: @escaping @Sendable (String) -> Void) {
+    public init(configuration: ServerConfiguration, engine: Engine, sink: any MessageSink,
+                log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
+        self.engine = engine
         self.sink = sink
         self.log = log
         readPool = BoundedPool(label: "quarry.read", width: configuration.searchConcurrency)

@@ -36,13 +36,17 @@ public struct ProgressNotification: ServerNotificationType {
     public var title: String?
     public var message: String?
     public var percentage: Int?
+    /// Quarry's additions to LSP's progress value (counts a client may show).
+    public var details: JSONObject
 
-    public init(token: JSON, kind: Kind, title: String? = nil, message: String? = nil, percentage: Int? = nil) {
+    public init(token: JSON, kind: Kind, title: String? = nil, message: String? = nil, percentage: Int? = nil,
+                details: JSONObject = [:]) {
         self.token = token
         self.kind = kind
         self.title = title
         self.message = message
         self.percentage = percentage
+        self.details = details
     }
 
     public var params: JSON {
@@ -50,6 +54,7 @@ public struct ProgressNotification: ServerNotificationType {
         if let title { value["title"] = .string(title) }
         if let message { value["message"] = .string(message) }
         if let percentage { value["percentage"] = .int(Int64(percentage)) }
+        value.merge(details) { current, _ in current }
         return ["token": token, "value": .object(value)]
     }
 }
