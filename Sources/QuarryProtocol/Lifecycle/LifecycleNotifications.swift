@@ -40,13 +40,13 @@ public struct ProgressNotification: ServerNotificationType {
     public var details: JSONObject
 
     public init(token: JSON, kind: Kind, title: String? = nil, message: String? = nil, percentage: Int? = nil,
-                details: JSONObject = [:]) {
+                details: JSONObject? = nil) {
         self.token = token
         self.kind = kind
         self.title = title
         self.message = message
         self.percentage = percentage
-        self.details = details
+        self.details = details ?? JSONObject()
     }
 
     public var params: JSON {
