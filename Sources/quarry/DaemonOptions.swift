@@ -62,7 +62,10 @@ import Glibc
 /// An absolute form of a path given relative to the current directory.
 func absolutePath(_ path: String) -> String {
     if path.hasPrefix("/") { return path }
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    guard getcwd(&buffer, buffer.count) != nil else { return path }
-    return String(cString: buffer) + "/" + path
+    var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+    let found = buffer.withUnsafeMutableBufferPointer { raw in
+        raw.withMemoryRebound(to: CChar.self) { getcwd($0.baseAddress, $0.count) != nil }
+    }
+    guard found, let end = buffer.firstIndex(of: 0) else { return path }
+    return String(decoding: buffer[..<end], as: UTF8.self) + "/" + path
 }

@@ -22,7 +22,7 @@ struct HitsRenderer {
                     parts.append("\(attribute): \(decorate(text))")
                 }
             }
-            if parts.isEmpty, case .object(let record)? = hit {
+            if parts.isEmpty, case .object(let record) = hit {
                 parts = record.prefix(3).compactMap { key, value in
                     key.hasPrefix("_") || key == "objectID" ? nil : "\(key): \(JSONWriter.string(value))"
                 }
