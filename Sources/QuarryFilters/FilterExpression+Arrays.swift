@@ -112,10 +112,13 @@ extension FilterExpression {
         return .tag(tag, negated: negated)
     }
 
-    /// A leading `-` negates; a leading `\-` is a literal `-`.
+    /// A leading `-` negates; then a leading `\-` is a literal `-` (so
+    /// `-\-x` is NOT `-x`).
     private static func signedValue(_ text: Substring) -> (String, negated: Bool) {
-        if text.hasPrefix("-") { return (String(text.dropFirst()), true) }
-        if text.hasPrefix("\\-") { return (String(text.dropFirst()), false) }
-        return (String(text), false)
+        var value = text
+        let negated = value.hasPrefix("-")
+        if negated { value = value.dropFirst() }
+        if value.hasPrefix("\\-") { value = value.dropFirst() }
+        return (String(value), negated)
     }
 }

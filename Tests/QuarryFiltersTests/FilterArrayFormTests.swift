@@ -16,6 +16,7 @@ final class FilterArrayFormTests: XCTestCase {
         XCTAssertEqual(try FilterExpression(facetFilters: "genre:-comedy"), FilterExpression(.facet("genre", "comedy", negated: true)))
         XCTAssertEqual(try FilterExpression(facetFilters: "genre:\\-comedy"), FilterExpression(.facet("genre", "-comedy")))
         XCTAssertEqual(try FilterExpression(facetFilters: "count:\\-12"), FilterExpression(.facet("count", -12)))
+        XCTAssertEqual(try FilterExpression(facetFilters: "genre:-\\-x"), FilterExpression(.facet("genre", "-x", negated: true)))
         XCTAssertEqual(try FilterExpression(facetFilters: "inStock:true"), FilterExpression(.facet("inStock", true)))
         XCTAssertEqual(try FilterExpression(facetFilters: "url:http://x"), FilterExpression(.facet("url", "http://x")))
         XCTAssertEqual(try FilterExpression(facetFilters: ["_tags:-t"]), FilterExpression(.tag("t", negated: true)))
