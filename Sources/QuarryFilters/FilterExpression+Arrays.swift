@@ -76,7 +76,7 @@ extension FilterExpression {
 
     private static func facetFilter(_ text: String) throws(FilterSyntaxError) -> FilterAtom {
         guard let colon = text.firstIndex(of: ":") else {
-            throw FilterSyntaxError(position: text.count, message: "expected ':' after the attribute name")
+            throw FilterSyntaxError(position: text.unicodeScalars.count, message: "expected ':' after the attribute name")
         }
         let attribute = String(text[..<colon])
         guard !attribute.isEmpty else {
@@ -84,9 +84,9 @@ extension FilterExpression {
         }
         let (raw, negated) = signedValue(text[text.index(after: colon)...])
         guard !raw.isEmpty else {
-            throw FilterSyntaxError(position: text.count, message: "expected a value after ':'")
+            throw FilterSyntaxError(position: text.unicodeScalars.count, message: "expected a value after ':'")
         }
-        let position = text.distance(from: text.startIndex, to: colon) + 1
+        let position = text.unicodeScalars.distance(from: text.startIndex, to: colon) + 1
         let value: FacetValue
         if let number = FilterNumber.parse(raw) {
             guard number.isFinite else { throw FilterSyntaxError(position: position, message: "number out of range") }
@@ -108,7 +108,7 @@ extension FilterExpression {
 
     private static func tagFilter(_ text: String) throws(FilterSyntaxError) -> FilterAtom {
         let (tag, negated) = signedValue(text[...])
-        guard !tag.isEmpty else { throw FilterSyntaxError(position: text.count, message: "expected a tag") }
+        guard !tag.isEmpty else { throw FilterSyntaxError(position: text.unicodeScalars.count, message: "expected a tag") }
         return .tag(tag, negated: negated)
     }
 

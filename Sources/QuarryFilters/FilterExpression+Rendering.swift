@@ -52,14 +52,17 @@ extension FilterAtom {
     }
 
     /// Double quotes, with `"` and `\` escaped by a backslash.
+    /// Works on scalars, as the lexer does, so a combining mark after a quote
+    /// cannot hide it.
     static func quote(_ text: String) -> String {
-        var quoted = "\""
-        for character in text {
-            if character == "\"" || character == "\\" { quoted.append("\\") }
-            quoted.append(character)
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { quoted.append("\\") }
+            quoted.append(scalar)
         }
         quoted.append("\"")
-        return quoted
+        return String(quoted)
     }
 }
 

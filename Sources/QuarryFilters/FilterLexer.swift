@@ -20,10 +20,6 @@ struct FilterToken: Equatable {
         if case .word(let word) = kind { word == keyword } else { false }
     }
 
-    var isAnyKeyword: Bool {
-        if case .word(let word) = kind { FilterLexer.keywords.contains(word) } else { false }
-    }
-
     /// The text of a name or value token that is not a keyword.
     var text: String? {
         switch kind {
@@ -37,26 +33,29 @@ struct FilterToken: Equatable {
 /// Splits a `filters` string into tokens, one at a time, so that errors come
 /// out in reading order.
 ///
-/// Positions count `Character`s. Unquoted words run until whitespace or one of
-/// `( ) : < > = ! " '`; quoted text runs to the matching quote, a backslash
-/// taking the next character literally.
+/// It works on Unicode scalars, and positions count them: grouping into
+/// `Character`s would glue a combining mark onto a preceding quote or
+/// parenthesis and hide it. (For text without combining marks or emoji
+/// sequences, scalars and characters are the same.) Unquoted words run until
+/// whitespace or one of `( ) : < > = ! " '`; quoted text runs to the matching
+/// quote, a backslash taking the next scalar literally.
 struct FilterLexer {
     static let keywords: Set<String> = ["AND", "OR", "NOT", "TO"]
 
-    private let characters: [Character]
+    private let scalars: [Unicode.Scalar]
     private var offset = 0
 
     init(_ text: String) {
-        characters = Array(text)
+        scalars = Array(text.unicodeScalars)
     }
 
     mutating func next() throws(FilterSyntaxError) -> FilterToken {
-        while offset < characters.count, characters[offset].isWhitespace { offset += 1 }
+        while offset < scalars.count, scalars[offset].properties.isWhitespace { offset += 1 }
         let start = offset
-        guard offset < characters.count else { return FilterToken(kind: .end, position: start) }
-        let character = characters[offset]
+        guard offset < scalars.count else { return FilterToken(kind: .end, position: start) }
+        let scalar = scalars[offset]
         offset += 1
-        switch character {
+        switch scalar {
         case "(": return FilterToken(kind: .openParen, position: start)
         case ")": return FilterToken(kind: .closeParen, position: start)
         case ":": return FilterToken(kind: .colon, position: start)
@@ -67,41 +66,47 @@ struct FilterLexer {
             guard takeEquals() else { throw FilterSyntaxError(position: start + 1, message: "expected '=' after '!'") }
             return FilterToken(kind: .comparison(.notEqual), position: start)
         case "\"", "'":
-            return FilterToken(kind: .quoted(try quoted(closing: character, start: start)), position: start)
+            return FilterToken(kind: .quoted(try quoted(closing: scalar, start: start)), position: start)
         default:
-            while offset < characters.count, Self.isWordCharacter(characters[offset]) { offset += 1 }
-            return FilterToken(kind: .word(String(characters[start..<offset])), position: start)
+            while offset < scalars.count, Self.isWordScalar(scalars[offset]) { offset += 1 }
+            return FilterToken(kind: .word(Self.string(scalars[start..<offset])), position: start)
         }
     }
 
     private mutating func takeEquals() -> Bool {
-        guard offset < characters.count, characters[offset] == "=" else { return false }
+        guard offset < scalars.count, scalars[offset] == "=" else { return false }
         offset += 1
         return true
     }
 
-    private mutating func quoted(closing: Character, start: Int) throws(FilterSyntaxError) -> String {
-        var text = ""
-        while offset < characters.count {
-            let character = characters[offset]
+    private mutating func quoted(closing: Unicode.Scalar, start: Int) throws(FilterSyntaxError) -> String {
+        var text = String.UnicodeScalarView()
+        while offset < scalars.count {
+            let scalar = scalars[offset]
             offset += 1
-            if character == closing { return text }
-            if character == "\\" {
-                guard offset < characters.count else { break }
-                text.append(characters[offset])
+            if scalar == closing { return String(text) }
+            if scalar == "\\" {
+                guard offset < scalars.count else { break }
+                text.append(scalars[offset])
                 offset += 1
             } else {
-                text.append(character)
+                text.append(scalar)
             }
         }
         throw FilterSyntaxError(position: start, message: "unterminated string")
     }
 
-    static func isWordCharacter(_ character: Character) -> Bool {
-        if character.isWhitespace { return false }
-        switch character {
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.properties.isWhitespace { return false }
+        switch scalar {
         case "(", ")", ":", "<", ">", "=", "!", "\"", "'": return false
         default: return true
         }
+    }
+
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
     }
 }

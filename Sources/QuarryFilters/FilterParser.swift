@@ -33,7 +33,7 @@
 /// Algolia's documentation discourages, because InstantSearch renders
 /// and-groups that way; they flatten into the top-level AND.
 ///
-/// Errors name the position (a 0-based `Character` offset) and what was
+/// Errors name the position (a 0-based Unicode scalar offset) and what was
 /// expected there: `expected a value after ':' at 14`.
 public enum FilterParser {
     public static func parse(_ text: String) throws(FilterSyntaxError) -> FilterExpression {

@@ -1,7 +1,8 @@
 /// Why a filter could not be parsed, and where.
 ///
-/// `position` is a 0-based offset in characters (Swift `Character`s) into the
-/// text that was parsed; for the array forms it is an offset into the one
+/// `position` is a 0-based offset in Unicode scalars into the text that was
+/// parsed (the same as characters unless the text has combining marks or
+/// emoji sequences); for the array forms it is an offset into the one
 /// string element named at the start of `message` (`facetFilters[1][0]: ...`).
 public struct FilterSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     public var position: Int

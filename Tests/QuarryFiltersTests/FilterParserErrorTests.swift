@@ -62,8 +62,10 @@ final class FilterParserErrorTests: XCTestCase {
         ("a:'x", 2, "unterminated string"),
         ("a:\"x\\", 2, "unterminated string"),
         ("a:\"x\\\"", 2, "unterminated string"),
-        // Positions count characters, not bytes.
+        // Positions count Unicode scalars, not bytes.
         ("città:é AND", 11, "expected a filter after 'AND'"),
+        ("a:\"x\" AND \u{301}(", 11, "expected 'AND', 'OR' or end of input"),  // the mark does not hide '('
+        ("a:\"👍🏽\" b", 7, "expected 'AND', 'OR' or end of input"),
     ]
 
     func testEveryInvalidInputIsRefusedWithPositionAndMessage() {
