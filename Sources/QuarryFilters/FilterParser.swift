@@ -12,13 +12,14 @@
 ///     comparator = "<" | "<=" | "=" | "!=" | ">=" | ">" ;
 ///     name       = word | quoted ;
 ///     value      = word | quoted ;
-///     number     = word spelling [ "-" ] ( digits [ "." { digit } ] | "." digits )
-///                  [ ( "e" | "E" ) [ "+" | "-" ] digits ] ;
+///     number     = word ;                              (* spelled as below, finite *)
+///     spelling   = [ "-" ] ( digit { digit } [ "." { digit } ] | "." digit { digit } )
+///                  [ ( "e" | "E" ) [ "+" | "-" ] digit { digit } ] ;
 ///     word       = wordchar { wordchar } - keyword ;   (* keywords must be quoted to be text *)
-///     wordchar   = any character except whitespace and ( ) : < > = ! " ' ;
+///     wordchar   = any Unicode scalar except whitespace and ( ) : < > = ! " ' ;
 ///     keyword    = "AND" | "OR" | "NOT" | "TO" ;       (* upper-case only *)
-///     quoted     = '"' { char | "\" char } '"'
-///                | "'" { char | "\" char } "'" ;       (* backslash takes the next character *)
+///     quoted     = '"' { scalar | "\" scalar } '"'
+///                | "'" { scalar | "\" scalar } "'" ;   (* backslash takes the next scalar *)
 ///
 /// Rules beyond the grammar, from Algolia's:
 /// - One sequence uses one operator: `a AND b OR c` needs parentheses.
@@ -34,7 +35,18 @@
 /// and-groups that way; they flatten into the top-level AND.
 ///
 /// Errors name the position (a 0-based Unicode scalar offset) and what was
-/// expected there: `expected a value after ':' at 14`.
+/// expected there: `expected a value after ':' at 14`. The messages:
+/// `expected a filter` (optionally `after 'AND'`, `'OR'`, `'NOT'`, `'('`),
+/// `expected a value after ':'`, `expected an attribute name before ':'`,
+/// `empty attribute name`, `expected a number after '<'` (and each operator,
+/// and `'TO'`), `expected a number before 'TO'`, `number out of range`,
+/// `expected 'AND', 'OR' or end of input`, `expected 'AND', 'OR' or ')'`,
+/// `missing ')'`, `unexpected ')'`, `unterminated string`,
+/// `expected '=' after '!'`, `cannot mix AND and OR without parentheses`,
+/// `OR cannot join a group that contains AND`,
+/// `cannot mix facet and numeric filters in one OR` (and the other kinds),
+/// `NOT applies to one filter, not to a group`,
+/// `too many nested parentheses (at most 32)`.
 public enum FilterParser {
     public static func parse(_ text: String) throws(FilterSyntaxError) -> FilterExpression {
         var parser = try Parser(text)
@@ -58,8 +70,12 @@ public enum FilterParser {
 
 /// The recursive descent itself, one token of lookahead.
 private struct Parser {
+    /// Deeper nesting is refused rather than risking the stack on hostile input.
+    static let maxDepth = 32
+
     private var lexer: FilterLexer
     private(set) var token: FilterToken
+    private var depth = 0
 
     init(_ text: String) throws(FilterSyntaxError) {
         lexer = FilterLexer(text)
@@ -114,6 +130,9 @@ private struct Parser {
         guard token.kind == .openParen else {
             return Operand(clauses: [[try negatableAtom(after: context)]], position: position)
         }
+        guard depth < Self.maxDepth else { throw error("too many nested parentheses (at most \(Self.maxDepth))") }
+        depth += 1
+        defer { depth -= 1 }
         try advance()
         let inner = try sequence(after: "(")
         switch token.kind {

@@ -80,6 +80,15 @@ final class FilterParserErrorTests: XCTestCase {
         }
     }
 
+    func testNestingIsBounded() throws {
+        let nested = { (depth: Int) in String(repeating: "(", count: depth) + "a:1" + String(repeating: ")", count: depth) }
+        XCTAssertEqual(try FilterParser.parse(nested(32)), FilterExpression(.facet("a", 1)))
+        XCTAssertThrowsError(try FilterParser.parse(nested(100_000))) { error in
+            XCTAssertEqual(error as? FilterSyntaxError,
+                           FilterSyntaxError(position: 32, message: "too many nested parentheses (at most 32)"))
+        }
+    }
+
     func testDescriptionSaysWhatAndWhere() {
         XCTAssertEqual(
             FilterSyntaxError(position: 14, message: "expected a value after ':'").description,
