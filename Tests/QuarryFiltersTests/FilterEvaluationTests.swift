@@ -7,12 +7,14 @@ import XCTest
 /// 2. tags compare case-sensitively against `_tags`;
 /// 3. numeric operators and ranges only match numeric values;
 /// 4. arrays match if any element does; nested paths, arrays of objects;
-/// 5. NOT, AND and OR combine as boolean logic; no filter keeps everything.
+/// 5. NOT, AND and OR combine as boolean logic; no filter keeps everything;
+/// 6. a prepared `FilterMatcher` decides the same as the expression.
 final class FilterEvaluationTests: XCTestCase {
     private let chair = JSONRecordValues([
         "name": "Chair", "category": ["Furniture", "Seating"], "price": 10, "rating": 4.5, "inStock": true,
         "code": "007", "sku": "10.0", "_tags": ["New", "sale"], "brand": ["name": "Acme", "country": "FR"],
         "variants": [["color": "Red", "size": 1], ["color": "blue", "size": 3]], "dotted.key": "yes",
+        "city": "Zürich", "unit": "\u{212A}",
     ])
     private let lamp = JSONRecordValues([
         "name": "Lamp", "category": "Lighting", "price": "12", "inStock": "TRUE", "_tags": "new",
@@ -48,6 +50,11 @@ final class FilterEvaluationTests: XCTestCase {
         check("sku:10", chair: true, lamp: false)
         check("missing:x", chair: false, lamp: false)
         check("brand:acme", chair: false, lamp: false)
+        check("city:ZÜRICH", chair: true, lamp: false)
+        check("city:zurich", chair: false, lamp: false)
+        check("unit:k", chair: true, lamp: false)  // KELVIN SIGN lower-cases to k
+        check("name:chai", chair: false, lamp: false)
+        check("name:chairs", chair: false, lamp: false)
     }
 
     func testNestedPathsAndArraysOfObjects() {
@@ -93,6 +100,14 @@ final class FilterEvaluationTests: XCTestCase {
         check("name:chair AND name:lamp", chair: false, lamp: false)
         check("(name:sofa OR NOT name:chair)", chair: false, lamp: true)
         XCTAssertFalse(FilterExpression(clauses: [[]]).matches(chair))
+    }
+
+    func testAPreparedMatcherAgreesWithTheExpression() throws {
+        let expression = try FilterParser.parse("(category:seating OR category:lighting) AND NOT _tags:sale")
+        let matcher = FilterMatcher(expression)
+        XCTAssertEqual([chair, lamp].map { matcher.matches($0) }, [false, true])
+        XCTAssertEqual([chair, lamp].map { expression.matches($0) }, [false, true])
+        XCTAssertTrue(FilterMatcher(.all).matches(chair))
     }
 
     func testRecordsReturningArraysWholeStillMatchAnyElement() {
