@@ -13,10 +13,10 @@ extension FilterExpression {
     }
 
     /// How a session renders one group of its filter state (A1): filters
-    /// sorted by their rendered text, duplicates dropped, parenthesised even
-    /// when alone; `nil` for an empty group, which is left out.
+    /// sorted by their rendered text in code-point order, duplicates dropped,
+    /// parenthesised even when alone; `nil` for an empty group, which is left out.
     public static func renderedGroup(_ atoms: some Sequence<FilterAtom>, joinedBy join: FilterJoin) -> String? {
-        let texts = Set(atoms.map { $0.rendered() }).sorted()
+        let texts = Set(atoms.map { $0.rendered() }).sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
         guard !texts.isEmpty else { return nil }
         return "( " + texts.joined(separator: " \(join.rawValue) ") + " )"
     }

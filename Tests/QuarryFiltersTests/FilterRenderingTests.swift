@@ -43,6 +43,10 @@ final class FilterRenderingTests: XCTestCase {
             #"( "price" < 20 AND "price" > 10 )"#)
         XCTAssertEqual(FilterExpression.renderedGroup([.tag("a")], joinedBy: .and), #"( "_tags":"a" )"#)
         XCTAssertNil(FilterExpression.renderedGroup([], joinedBy: .or))
+        // Code-point order: upper-case before lower-case, precomposed "é" (U+00E9) after "z".
+        XCTAssertEqual(
+            FilterExpression.renderedGroup([.tag("é"), .tag("z"), .tag("Z"), .tag("a")], joinedBy: .or),
+            #"( "_tags":"Z" OR "_tags":"a" OR "_tags":"z" OR "_tags":"é" )"#)
     }
 
     func testRoundTrip() throws {
