@@ -7,7 +7,8 @@ import XCTest
 /// 1. `protocol/openrpc.json` is OpenRPC 1.2.6 and lists exactly `MessageRegistry.requests`;
 /// 2. its `x-notifications` list exactly the registry's client and server notifications, with their direction;
 /// 3. every method has a page `protocol/methods/<page name>.md` with the fixed sections, in order;
-/// 4. `protocol/README.md` links every page.
+/// 4. every page's example messages are valid JSON, one message per line, and one of them is this method;
+/// 5. `protocol/README.md` links every page.
 ///
 /// Page names: the method name with a leading `$/` dropped and any other `/`
 /// turned into `-` (`$/cancelRequest` → `cancelRequest.md`, `session/open` →
@@ -54,7 +55,7 @@ final class OpenRPCTests: XCTestCase {
     func testRequestMethodsMatchTheRegistry() throws {
         let documented = names(try document()["methods"])
         XCTAssertEqual(documented.count, Set(documented).count, "a method is listed twice")
-        XCTAssertEqual(Set(documented), Set(MessageRegistry.requestMethods))
+        XCTAssertEqual(documented.sorted(), MessageRegistry.requestMethods.sorted())
     }
 
     func testRequestMethodsDeclareByNameParamsResultAndErrors() throws {
@@ -74,7 +75,7 @@ final class OpenRPCTests: XCTestCase {
         let notifications = try document()["x-notifications"]?.arrayValue ?? []
         let documented = names(.array(notifications))
         XCTAssertEqual(documented.count, Set(documented).count, "a notification is listed twice")
-        XCTAssertEqual(Set(documented), Set(clientNotificationMethods + serverNotificationMethods))
+        XCTAssertEqual(documented.sorted(), (clientNotificationMethods + serverNotificationMethods).sorted())
         for notification in notifications {
             guard let name = notification["name"]?.stringValue else { continue }
             let expected = clientNotificationMethods.contains(name) ? "clientToServer" : "serverToClient"
@@ -96,6 +97,37 @@ final class OpenRPCTests: XCTestCase {
             XCTAssertEqual(headings, Self.fixedSections, "\(page): the sections must be exactly these, in this order")
             XCTAssertTrue(text.hasPrefix("# `\(method)`"), "\(page): the title must be the method name")
         }
+    }
+
+    func testExamplesAreValidJSONAndShowTheirMethod() throws {
+        for method in allMethods {
+            let page = Self.pageName(for: method)
+            let url = Self.protocolFolder.appendingPathComponent("methods").appendingPathComponent(page)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }  // reported above
+            var messages: [JSON] = []
+            for (number, line) in Self.jsonBlockLines(text) {
+                do {
+                    messages.append(try JSONParser.parse(line))
+                } catch {
+                    XCTFail("\(page):\(number): example is not valid JSON: \(error)")
+                }
+            }
+            XCTAssertTrue(messages.contains { $0["method"]?.stringValue == method }, "\(page): no example message of \(method)")
+        }
+    }
+
+    /// The non-empty lines inside ```json fences, with their line numbers.
+    static func jsonBlockLines(_ text: String) -> [(Int, String)] {
+        var lines: [(Int, String)] = []
+        var inside = false
+        for (offset, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("```") {
+                inside = !inside && line == "```json"
+            } else if inside, !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                lines.append((offset + 1, String(line)))
+            }
+        }
+        return lines
     }
 
     func testReadmeIndexesEveryPage() throws {
