@@ -8,7 +8,8 @@ import XCTest
 /// 2. its `x-notifications` list exactly the registry's client and server notifications, with their direction;
 /// 3. every method has a page `protocol/methods/<page name>.md` with the fixed sections, in order;
 /// 4. every page's example messages are valid JSON, one message per line, and one of them is this method;
-/// 5. `protocol/README.md` links every page.
+/// 5. `protocol/README.md` links every page;
+/// 6. replies the wire types produce on their own (`initialize`, a cancelled request) appear in the pages byte for byte.
 ///
 /// Page names: the method name with a leading `$/` dropped and any other `/`
 /// turned into `-` (`$/cancelRequest` → `cancelRequest.md`, `session/open` →
@@ -114,6 +115,26 @@ final class OpenRPCTests: XCTestCase {
             }
             XCTAssertTrue(messages.contains { $0["method"]?.stringValue == method }, "\(page): no example message of \(method)")
         }
+    }
+
+    private func exampleLines(_ page: String) throws -> [String] {
+        let url = Self.protocolFolder.appendingPathComponent("methods").appendingPathComponent(page)
+        return Self.jsonBlockLines(try String(contentsOf: url, encoding: .utf8)).map(\.1)
+    }
+
+    func testInitializeExampleIsWhatTheWireTypesWrite() throws {
+        let request = try InitializeRequest(params: Params(try JSONParser.parse(
+            #"{"capabilities":{"general":{"positionEncodings":["utf-32","utf-8","utf-16"]}}}"#), method: "initialize"))
+        let response = InitializeRequest.Response(
+            serverName: "quarry", serverVersion: "0.1.0", protocolVersion: "0.1",
+            positionEncoding: request.negotiatedPositionEncoding, methods: MessageRegistry.requestMethods)
+        let reply = JSONWriter.string(OutgoingMessage.result(response.json, id: .number(1)))
+        XCTAssertTrue(try exampleLines("initialize.md").contains(reply), "initialize.md must show:\n\(reply)")
+    }
+
+    func testCancelledReplyIsWhatTheWireTypesWrite() throws {
+        let reply = JSONWriter.string(OutgoingMessage.error(.cancelled, id: .number(7)))
+        XCTAssertTrue(try exampleLines("cancelRequest.md").contains(reply), "cancelRequest.md must show:\n\(reply)")
     }
 
     /// The non-empty lines inside ```json fences, with their line numbers.
