@@ -65,7 +65,7 @@ extension Server {
                     index: request.index, from: request.path, format: format, settings: request.settings,
                     skipInvalid: request.skipInvalid,
                     progress: { progress in
-                        context.notify(ProgressNotification(token: token, progress: progress), coalescingKey: "progress")
+                        context.notify(ProgressNotification(token: token, progress: progress), coalescingKey: "progress:\(JSONWriter.string(token))")
                         return !context.token.isCancelled
                     })
             }

@@ -62,20 +62,31 @@ extension Server {
         }
         let token = connection.begin(id)
         let context = RequestContext(server: self, connection: connection, id: id, token: token)
-        let job: @Sendable () -> Void = {
+        let job: Route.Job
+        do throws(ResponseError) {
+            job = try route.prepare(Params(params, method: method), context)
+        } catch {
+            reply(OutgoingMessage.error(error, id: id))
+            return connection.end(id, token: token)
+        }
+        // A write that completed is reported as done even if cancelled meanwhile:
+        // the client must not believe it did not happen.
+        let honoursLateCancel = route.execution != .write
+        let run: @Sendable () -> Void = {
             defer { connection.end(id, token: token) }
             guard !token.isCancelled else { return reply(OutgoingMessage.error(.cancelled, id: id)) }
             do throws(ResponseError) {
-                let result = try route.run(Params(params, method: method), context)
-                reply(token.isCancelled ? OutgoingMessage.error(.cancelled, id: id) : OutgoingMessage.result(result, id: id))
+                let result = try job.run()
+                let cancelled = honoursLateCancel && token.isCancelled
+                reply(cancelled ? OutgoingMessage.error(.cancelled, id: id) : OutgoingMessage.result(result, id: id))
             } catch {
                 reply(OutgoingMessage.error(error, id: id))
             }
         }
         switch route.execution {
-        case .inline: job()
-        case .read: readPool.submit(job)
-        case .write: writePool.submit(job)
+        case .inline: run()
+        case .read: readPool.submit(run)
+        case .write: writeQueues.submit(key: job.orderingKey, run)
         }
     }
 

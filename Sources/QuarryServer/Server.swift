@@ -17,7 +17,7 @@ public final class Server: Sendable {
     let connections = Locked<[ConnectionID: ServerConnection]>([:])
     let lifecycle = Locked(LifecycleState())
     let readPool: BoundedPool
-    let writePool: BoundedPool
+    let writeQueues = KeyedSerialQueues(label: "quarry.write")
 
     struct LifecycleState: Sendable {
         var exitCode: Int32?
@@ -33,7 +33,6 @@ public final class Server: Sendable {
         self.sink = sink
         self.log = log
         readPool = BoundedPool(label: "quarry.read", width: configuration.searchConcurrency)
-        writePool = BoundedPool(label: "quarry.write", width: configuration.writeConcurrency)
     }
 
     /// The code the process should exit with once the loop has returned.
@@ -75,7 +74,6 @@ public final class Server: Sendable {
 
     public func connectionClosed(_ id: ConnectionID) {
         guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
-        connection.cancelAll()
         switch connection.kind {
         case .stdio:
             // End of the editor's input: answer what is still owed, then end the daemon.
@@ -85,6 +83,7 @@ public final class Server: Sendable {
                 }
             }
         case .socket:
+            connection.cancelAll()  // nobody is left to read the replies
             let idle = lifecycle.withLock { state -> Int? in
                 state.socketClients -= 1
                 state.idleGeneration += 1

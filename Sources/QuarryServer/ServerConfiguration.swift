@@ -14,7 +14,6 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Double? = nil
     /// Searches at once: cores − 1 keeps a core for the loop thread.
     public var searchConcurrency = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
-    public var writeConcurrency = 2
 
     public init() {}
 }

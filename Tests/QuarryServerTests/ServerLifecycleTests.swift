@@ -1,3 +1,5 @@
+import Foundation
+import QuarryEngine
 import QuarryJSON
 import QuarryServer
 import QuarryTransport
@@ -12,14 +14,24 @@ import XCTest
 final class ServerLifecycleTests: XCTestCase {
     private var sink = RecordingSink()
     private var server: Server!
+    private var engine: Engine!
+    private var directory = ""
     private let stdio = ConnectionID(rawValue: 1)
     private let socket = ConnectionID(rawValue: 2)
 
-    override func setUp() {
+    override func setUpWithError() throws {
+        directory = "/tmp/quarry-server-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(directory, 0o700)
+        engine = try Engine(directory: directory, log: { _ in })
         sink = RecordingSink()
-        server = Server(configuration: ServerConfiguration(), sink: sink, log: { _ in })
+        server = Server(configuration: ServerConfiguration(), engine: engine, sink: sink, log: { _ in })
         server.connectionOpened(stdio, kind: .stdio)
         server.connectionOpened(socket, kind: .socket)
+    }
+
+    override func tearDown() {
+        engine.close()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private func receive(_ text: String, on id: ConnectionID? = nil) {
