@@ -1,0 +1,183 @@
+import QuarryJSON
+
+/// The source of truth for one index: its records, settings and generation,
+/// in one SQLite database (WAL, synchronous=FULL).
+///
+/// One database per index (not one per data directory) so that writes to
+/// different indices never wait on SQLite's single writer lock, deleting an
+/// index is deleting a folder, and its size is its files' size.
+///
+/// Not thread-safe: the owning `EngineIndex` calls it under its write lock.
+/// Every mutation happens inside `write(_:)`, which is one transaction that
+/// also bumps `generation`: a crash leaves it committed or not, never half.
+final class IndexStore {
+    static let schemaVersion: Int64 = 1
+
+    let path: String
+    let connection: SQLiteConnection
+    private(set) var name: String
+    private(set) var generation: UInt64
+    private(set) var createdAt: Int64
+    private(set) var updatedAt: Int64
+    private(set) var settings: IndexSettings
+
+    private let upsertStatement: SQLiteStatement
+    private let deleteStatement: SQLiteStatement
+    private let bodyStatement: SQLiteStatement
+    private let setMetaStatement: SQLiteStatement
+    private var inTransaction = false
+
+    init(path: String, name: String, now: Int64) throws(EngineError) {
+        self.path = path
+        connection = try SQLiteConnection(path: path, readOnly: false)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        try connection.execute("PRAGMA synchronous=FULL")
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS records(
+                docID INTEGER PRIMARY KEY, objectID TEXT NOT NULL UNIQUE, body TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+            """)
+        upsertStatement = try connection.prepare("""
+            INSERT INTO records(objectID, body) VALUES(?1, ?2)
+            ON CONFLICT(objectID) DO UPDATE SET body = excluded.body RETURNING docID
+            """)
+        deleteStatement = try connection.prepare("DELETE FROM records WHERE objectID = ?1 RETURNING docID")
+        bodyStatement = try connection.prepare("SELECT docID, body FROM records WHERE objectID = ?1")
+        setMetaStatement = try connection.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")
+
+        let meta = try Self.readMeta(connection)
+        if let version = meta["schemaVersion"]?.intValue, Int64(version) != Self.schemaVersion {
+            throw .storage("\(path) has schema version \(version); this quarry reads \(Self.schemaVersion)")
+        }
+        self.name = meta["name"]?.stringValue ?? name
+        generation = UInt64(meta["generation"]?.intValue ?? 0)
+        createdAt = Int64(meta["createdAt"]?.intValue ?? Int(now))
+        updatedAt = Int64(meta["updatedAt"]?.intValue ?? Int(now))
+        settings = IndexSettings()
+        if let text = meta["settings"]?.stringValue,
+           case .object(let object)? = try? JSONParser.parse(text) {
+            settings = try IndexSettings(json: object)
+        }
+        if meta["schemaVersion"] == nil {
+            try connection.transaction { () throws(EngineError) in
+                try setMeta("schemaVersion", .int(Self.schemaVersion))
+                try setMeta("name", .string(self.name))
+                try setMeta("createdAt", .int(createdAt))
+                try setMeta("updatedAt", .int(updatedAt))
+                try setMeta("generation", .int(0))
+            }
+        }
+    }
+
+    func close() { connection.close() }
+
+    /// Runs `body` as one transaction and bumps the generation with it.
+    /// On any error nothing is written and the in-memory state is unchanged.
+    func write<T>(now: Int64, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
+        let saved = (generation, updatedAt, settings)
+        inTransaction = true
+        defer { inTransaction = false }
+        do {
+            return try connection.transaction { () throws(EngineError) -> T in
+                let result = try body()
+                generation += 1
+                updatedAt = now
+                try setMeta("generation", .int(Int64(generation)))
+                try setMeta("updatedAt", .int(now))
+                return result
+            }
+        } catch {
+            (generation, updatedAt, settings) = saved
+            throw error
+        }
+    }
+
+    // MARK: Mutations, valid only inside `write(_:)`.
+
+    /// Inserts or replaces by objectID; a replaced record keeps its docID.
+    func upsert(objectID: String, body: [UInt8]) throws(EngineError) -> DocID {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        upsertStatement.bind(1, objectID)
+        upsertStatement.bind(2, utf8: body)
+        defer { upsertStatement.reset() }
+        guard try upsertStatement.step() else { throw .storage("upsert returned no docID") }
+        return try Self.docID(upsertStatement.int64(0))
+    }
+
+    func delete(objectID: String) throws(EngineError) -> DocID? {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        deleteStatement.bind(1, objectID)
+        defer { deleteStatement.reset() }
+        guard try deleteStatement.step() else { return nil }
+        let id = try Self.docID(deleteStatement.int64(0))
+        while try deleteStatement.step() {}
+        return id
+    }
+
+    func deleteAll() throws(EngineError) {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        try connection.execute("DELETE FROM records")
+    }
+
+    func replaceSettings(_ newSettings: IndexSettings) throws(EngineError) {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        try setMeta("settings", .string(JSONWriter.string(.object(newSettings.json()))))
+        settings = newSettings
+    }
+
+    // MARK: Reads (the writer sees its own uncommitted writes).
+
+    func record(objectID: String) throws(EngineError) -> (DocID, JSONObject)? {
+        bodyStatement.bind(1, objectID)
+        defer { bodyStatement.reset() }
+        guard try bodyStatement.step() else { return nil }
+        let id = try Self.docID(bodyStatement.int64(0))
+        let object = try bodyStatement.withText(1) { (bytes) throws(EngineError) in try Self.parseBody(bytes) }
+        return (id, object)
+    }
+
+    /// Every record in docID order, read lazily for a streaming index build.
+    func allRecords() throws(EngineError) -> StoredRecords {
+        try StoredRecords(statement: connection.prepare("SELECT docID, body FROM records ORDER BY docID"))
+    }
+
+    func count() throws(EngineError) -> Int {
+        let statement = try connection.prepare("SELECT count(*) FROM records")
+        _ = try statement.step()
+        return Int(statement.int64(0))
+    }
+
+    // MARK: Helpers
+
+    private func setMeta(_ key: String, _ value: JSON) throws(EngineError) {
+        setMetaStatement.bind(1, key)
+        switch value {
+        case .int(let i): setMetaStatement.bind(2, i)
+        case .string(let s): setMetaStatement.bind(2, s)
+        default: setMetaStatement.bind(2, JSONWriter.string(value))
+        }
+        try setMetaStatement.run()
+    }
+
+    private static func readMeta(_ connection: SQLiteConnection) throws(EngineError) -> [String: JSON] {
+        let statement = try connection.prepare("SELECT key, value FROM meta")
+        var meta: [String: JSON] = [:]
+        while try statement.step() {
+            let key = statement.string(0)
+            meta[key] = key == "name" || key == "settings" ? .string(statement.string(1)) : .int(statement.int64(1))
+        }
+        return meta
+    }
+
+    static func docID(_ raw: Int64) throws(EngineError) -> DocID {
+        guard let id = DocID(exactly: raw) else { throw .storage("docID \(raw) is out of range") }
+        return id
+    }
+
+    static func parseBody(_ bytes: UnsafeBufferPointer<UInt8>) throws(EngineError) -> JSONObject {
+        guard case .object(let object)? = try? JSONParser.parse(buffer: bytes) else {
+            throw .storage("a stored record is not a JSON object (database damaged?)")
+        }
+        return object
+    }
+}
