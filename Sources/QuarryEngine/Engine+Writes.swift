@@ -23,8 +23,9 @@ extension Engine {
     }
 
     /// Merges each object's top-level attributes into the stored record with
-    /// its objectID. A missing record is created when `createIfNotExists`,
-    /// and skipped otherwise (as Algolia does).
+    /// its objectID, applying Algolia's `_operation` values (see
+    /// `EnginePartialUpdate`). A missing record is created when
+    /// `createIfNotExists`, and skipped otherwise (as Algolia does).
     public func partialUpdateObjects(
         _ objects: [JSONObject], index name: String, createIfNotExists: Bool = true
     ) throws(EngineError) -> WriteReceipt {
@@ -34,16 +35,11 @@ extension Engine {
         }
         let outcome = try performWrite(index: name, create: createIfNotExists) { (store, before) throws(EngineError) in
             var upserts: OrderedDictionary<DocID, JSONObject> = [:]
-            for (objectID, changes) in prepared {
-                var merged: JSONObject
-                if let (_, existing) = try store.record(objectID: objectID) {
-                    merged = existing
-                    for (key, value) in changes { merged[key] = value }
-                } else if createIfNotExists {
-                    merged = changes
-                } else {
-                    continue
-                }
+            for (offset, (objectID, changes)) in prepared.enumerated() {
+                let existing = try store.record(objectID: objectID)?.1
+                guard existing != nil || createIfNotExists,
+                      let merged = try EnginePartialUpdate.apply(changes, to: existing, position: "record \(offset + 1)")
+                else { continue }
                 let id = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(merged)))
                 upserts[id] = merged
             }

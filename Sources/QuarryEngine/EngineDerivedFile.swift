@@ -19,7 +19,8 @@ enum EngineDerivedFile {
                 let (index, generation) = try SearchIndex.read(from: path, settings: store.settings)
                 if generation == store.generation {
                     let snapshot = EngineIndexSnapshot(
-                        index: index, settings: store.settings, generation: generation, buildMS: 0)
+                        index: index, settings: store.settings, generation: generation, buildMS: 0,
+                        createdAt: store.createdAt, updatedAt: store.updatedAt)
                     return (snapshot, true)
                 }
                 reason = "stale (file generation \(generation), store generation \(store.generation))"
@@ -36,7 +37,10 @@ enum EngineDerivedFile {
         if !(store.generation == 0 && reason == "missing") {
             log("index '\(store.name)': search index file \(reason); rebuilt from \(index.documentCount) records in \(ms) ms")
         }
-        return (EngineIndexSnapshot(index: index, settings: store.settings, generation: store.generation, buildMS: ms), false)
+        let snapshot = EngineIndexSnapshot(
+            index: index, settings: store.settings, generation: store.generation, buildMS: ms,
+            createdAt: store.createdAt, updatedAt: store.updatedAt)
+        return (snapshot, false)
     }
 
     /// Builds a search index from every stored record, streaming.

@@ -31,7 +31,7 @@ final class EngineIndex: Sendable {
         self.store = EngineLocked(store)
         current = EngineLocked(loaded.snapshot)
         persisted = EngineLocked(PersistState(generation: loaded.fromFile ? loaded.snapshot.generation : nil))
-        readers = RecordReaderPool(path: folder.databasePath)
+        readers = RecordReaderPool(path: folder.databasePath, indexName: store.name)
     }
 
     var snapshot: EngineIndexSnapshot { current.withLock { $0 } }
@@ -56,20 +56,20 @@ final class EngineIndex: Sendable {
             let elapsed = clock.now - start
             let next = EngineIndexSnapshot(
                 index: built ?? before.index, settings: store.settings, generation: store.generation,
-                buildMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+                buildMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+                createdAt: store.createdAt, updatedAt: store.updatedAt)
             current.withLock { $0 = next }
             return (result, store.generation)
         }
     }
 
-    /// Facts for listIndices, read under the write lock so they match one state.
+    /// Facts for listIndices, from the snapshot (never waits for a write).
     func summary() -> IndexSummary {
         let snapshot = self.snapshot
-        let times = store.withLock { store in (store?.createdAt ?? 0, store?.updatedAt ?? 0) }
         let dataSize = folder.size(of: folder.databasePath) + folder.size(of: folder.databasePath + "-wal")
         return IndexSummary(
             name: name, entries: snapshot.index.documentCount, dataSize: dataSize,
-            fileSize: dataSize + folder.size(of: folder.derivedPath), createdAt: times.0, updatedAt: times.1,
+            fileSize: dataSize + folder.size(of: folder.derivedPath), createdAt: snapshot.createdAt, updatedAt: snapshot.updatedAt,
             lastBuildTimeS: snapshot.buildMS / 1000, replicas: snapshot.settings.replicas.map(\.name))
     }
 

@@ -6,4 +6,7 @@ struct EngineIndexSnapshot: Sendable {
     var generation: UInt64
     /// How long the last full build or incremental update took.
     var buildMS: Int
+    /// Milliseconds since 1970, from the store, so listIndices never waits for a write.
+    var createdAt: Int64
+    var updatedAt: Int64
 }

@@ -66,7 +66,7 @@ final class StorageTests: XCTestCase {
         let id = try store.write(now: 1) { () throws(EngineError) in
             try store.upsert(objectID: "é", body: JSONWriter.encode(["objectID": "é", "tags": ["a", "b"]]))
         }
-        let pool = RecordReaderPool(path: path)
+        let pool = RecordReaderPool(path: path, indexName: "x")
         let fetched = try pool.withSource { (source) throws(EngineError) in (source.record(id), source.record(id + 100)) }
         XCTAssertEqual(fetched.0?["tags"], ["a", "b"])
         XCTAssertNil(fetched.1)

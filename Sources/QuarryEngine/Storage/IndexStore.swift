@@ -32,6 +32,8 @@ final class IndexStore {
         connection = try SQLiteConnection(path: path, readOnly: false)
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.execute("PRAGMA synchronous=FULL")
+        // A million-record import grows the WAL; truncate it after checkpoints.
+        try connection.execute("PRAGMA journal_size_limit=67108864")
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS records(
                 docID INTEGER PRIMARY KEY, objectID TEXT NOT NULL UNIQUE, body TEXT NOT NULL);

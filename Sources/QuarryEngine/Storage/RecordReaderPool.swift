@@ -11,11 +11,13 @@ final class RecordReaderPool: Sendable {
     }
 
     private let path: String
+    private let indexName: String
     private let state = EngineLocked(State())
     private let maxIdle = 4
 
-    init(path: String) {
+    init(path: String, indexName: String) {
         self.path = path
+        self.indexName = indexName
     }
 
     /// Lends a record source for the duration of `body`.
@@ -38,7 +40,8 @@ final class RecordReaderPool: Sendable {
 
     private func borrow() throws(EngineError) -> RecordReader {
         let reused: RecordReader? = try state.withLock { (state) throws(EngineError) in
-            if state.closed { throw EngineError.storage("index \(path) was closed") }
+            // Closed means deleted (or the engine closed) after the search found the index.
+            if state.closed { throw EngineError.indexNotFound(indexName) }
             return state.idle.popLast()
         }
         if let reused { return reused }
