@@ -26,26 +26,38 @@ extension Engine {
             try probe.merge(settings)
         }
         var reader = try format.reader(path: path)
-        let created = try writable(name, create: true).created
-        do {
-            let outcome = try performWrite(index: name, create: true) { (store, _) throws(EngineError) in
-                var indexSettings = store.settings
-                if let settings {
-                    try indexSettings.merge(settings)
-                    try store.replaceSettings(indexSettings)
+        let declaresReplicas = settings.map(Self.declaresReplicas) ?? false
+
+        func run(lifecycleHeld: Bool) throws(EngineError) -> ImportReceipt {
+            let plan = declaresReplicas ? try replicaPlan(primary: name, settings: settings ?? [:]) : nil
+            let created = try writable(name, create: true, lifecycleHeld: lifecycleHeld).created
+            do {
+                let outcome = try performWrite(index: name, create: true, lifecycleHeld: lifecycleHeld) {
+                    (store, _) throws(EngineError) in
+                    if let settings {
+                        var merged = store.settings
+                        try merged.merge(settings)
+                        try store.replaceSettings(merged)
+                        try plan?.apply(to: store)
+                    }
+                    let counts = try Self.storeAll(from: &reader, into: store, skipInvalid: skipInvalid, progress: progress)
+                    return (counts, .rebuild(only: nil))
                 }
-                let counts = try Self.storeAll(from: &reader, into: store, skipInvalid: skipInvalid, progress: progress)
-                return (counts, try EngineDerivedFile.build(store: store, settings: indexSettings))
+                if let plan { try finish(plan, primary: name) }
+                let elapsed = clock.now - start
+                return ImportReceipt(
+                    index: name, imported: outcome.result.imported, skipped: outcome.result.skipped,
+                    skippedReasons: outcome.result.reasons, taskID: Int64(outcome.generation),
+                    durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+            } catch {
+                if created { _ = try? (lifecycleHeld ? removeIndexLocked(name) : deleteIndex(name)) }
+                throw error
             }
-            let elapsed = clock.now - start
-            return ImportReceipt(
-                index: name, imported: outcome.result.imported, skipped: outcome.result.skipped,
-                skippedReasons: outcome.result.reasons, taskID: Int64(outcome.generation),
-                durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
-        } catch {
-            if created { _ = try? deleteIndex(name) }
-            throw error
         }
+        if declaresReplicas {
+            return try lifecycle.withLock { (_) throws(EngineError) in try run(lifecycleHeld: true) }
+        }
+        return try run(lifecycleHeld: false)
     }
 
     private struct ImportCounts {

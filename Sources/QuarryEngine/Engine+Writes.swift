@@ -16,8 +16,7 @@ extension Engine {
                 let id = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record)))
                 upserts[id] = record
             }
-            let upserted = upserts.map { ($0.key, $0.value) }
-            return ((), before.index.updating(upserts: upserted, deletions: []))
+            return ((), .update(upserts: upserts.map { ($0.key, $0.value) }, deletions: []))
         }
         return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: Int64(outcome.generation))
     }
@@ -43,8 +42,7 @@ extension Engine {
                 let id = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(merged)))
                 upserts[id] = merged
             }
-            let upserted = upserts.map { ($0.key, $0.value) }
-            return ((), before.index.updating(upserts: upserted, deletions: []))
+            return ((), .update(upserts: upserts.map { ($0.key, $0.value) }, deletions: []))
         }
         return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: Int64(outcome.generation))
     }
@@ -56,36 +54,59 @@ extension Engine {
             for objectID in objectIDs {
                 if let id = try store.delete(objectID: objectID) { deleted.append(id) }
             }
-            return ((), before.index.updating(upserts: [], deletions: deleted))
+            return ((), .update(upserts: [], deletions: deleted))
         }
         return WriteReceipt(objectIDs: objectIDs, taskID: Int64(outcome.generation))
     }
 
     /// Deletes every record, keeping the index and its settings.
     public func clearObjects(index name: String) throws(EngineError) -> WriteReceipt {
-        let outcome = try performWrite(index: name, create: false) { (store, before) throws(EngineError) in
+        let outcome = try performWrite(index: name, create: false) { (store, _) throws(EngineError) in
             try store.deleteAll()
-            return ((), SearchIndex.build(settings: before.settings, records: EmptyCollection()))
+            return ((), .rebuild(only: nil))
         }
         return WriteReceipt(objectIDs: [], taskID: Int64(outcome.generation))
     }
 
     /// Changes only the given settings (null resets one to its default),
-    /// creating the index when missing, and rebuilds the search index.
+    /// creating the index when missing, and rebuilds the search index. On a
+    /// replica, the keys given become its own (the rest follow its primary).
+    /// A primary's `replicas` (or `slaves`) creates and removes replica views;
+    /// an existing empty index named as a replica becomes one, keeping its settings.
     public func setSettings(_ json: JSONObject, index name: String) throws(EngineError) -> SettingsReceipt {
         var probe = IndexSettings()
         try probe.merge(json)  // reject malformed settings before creating anything
-        let outcome = try performWrite(index: name, create: true) { (store, _) throws(EngineError) in
-            var settings = store.settings
-            try settings.merge(json)
-            try store.replaceSettings(settings)
-            return ((), try EngineDerivedFile.build(store: store, settings: settings))
+        let generation: UInt64
+        if let primary = state.withLock({ $0.replicaOf[name] }) {
+            generation = try setReplicaSettings(json, replica: name, primary: primary)
+        } else if Self.declaresReplicas(json) {
+            generation = try lifecycle.withLock { (_) throws(EngineError) -> UInt64 in
+                let plan = try replicaPlan(primary: name, settings: json)
+                let outcome = try performWrite(index: name, create: true, lifecycleHeld: true) { (store, _) throws(EngineError) in
+                    var settings = store.settings
+                    try settings.merge(json)
+                    try store.replaceSettings(settings)
+                    try plan.apply(to: store)
+                    return ((), .rebuild(only: nil))
+                }
+                try finish(plan, primary: name)
+                return outcome.generation
+            }
+        } else {
+            generation = try performWrite(index: name, create: true) { (store, _) throws(EngineError) in
+                var settings = store.settings
+                try settings.merge(json)
+                try store.replaceSettings(settings)
+                return ((), .rebuild(only: nil))
+            }.generation
         }
-        return SettingsReceipt(taskID: Int64(outcome.generation), unsupported: IndexSettings.unsupportedNames(in: json))
+        return SettingsReceipt(taskID: Int64(generation), unsupported: IndexSettings.unsupportedNames(in: json))
     }
 
     /// The index's settings, rendered with Algolia's current names.
     public func settings(index name: String) throws(EngineError) -> JSONObject {
-        try existing(name).snapshot.settings.json()
+        let (index, replica) = try resolve(name)
+        guard let view = index.views.view(replica) else { throw .indexNotFound(name) }
+        return view.settings.json()
     }
 }

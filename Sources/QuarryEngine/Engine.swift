@@ -21,12 +21,16 @@ public final class Engine: Sendable {
     let persistDelay: Double
     let persistQueue = DispatchQueue(label: "quarry.engine.persist")
     private let directoryLock: EngineDirectoryLock
-    private let state = EngineLocked(State())
-    /// Serialises creating, deleting and closing indices (never taken by searches).
-    private let lifecycle = EngineLocked(())
+    let state = EngineLocked(State())
+    /// Serialises creating, deleting and closing indices and changing who is
+    /// whose replica (never taken by searches or plain writes).
+    let lifecycle = EngineLocked(())
 
-    private struct State {
+    struct State {
+        /// Primary indices (each owns a store) by name.
         var indices: [String: EngineIndex] = [:]
+        /// Replica name → its primary's name.
+        var replicaOf: [String: String] = [:]
         var closed = false
     }
 
@@ -50,13 +54,14 @@ public final class Engine: Sendable {
             do {
                 let index = try EngineIndex(name: folderName, folder: folder, log: log)
                 opened[index.name] = index
-                if index.snapshot.generation > 0 { index.schedulePersist(on: persistQueue, delay: persistDelay, log: log) }
+                if index.views.primary.generation > 0 { index.schedulePersist(on: persistQueue, delay: persistDelay, log: log) }
             } catch {
                 log("index folder '\(folderName)' could not be opened and is ignored: \(error)")
             }
         }
         EngineIndexFolder.removeLeftovers(dataDirectory: directory)
         state.withLock { $0.indices = opened }
+        for index in opened.values { refreshReplicas(of: index) }
     }
 
     deinit { close() }
@@ -79,31 +84,43 @@ public final class Engine: Sendable {
         }
     }
 
+    /// Every index, replicas included, by name.
     public func listIndices() -> [IndexSummary] {
         let indices = state.withLock { Array($0.indices.values) }
-        return indices.map { $0.summary() }.sorted { $0.name < $1.name }
+        return indices.flatMap { $0.summaries() }.sorted { $0.name < $1.name }
     }
 
     /// Deletes the index and its files; `false` when there was no such index.
+    /// Deleting a primary deletes its replicas (they have no records of their
+    /// own); deleting a replica removes it from its primary's `replicas`.
     @discardableResult
     public func deleteIndex(_ name: String) throws(EngineError) -> Bool {
-        try lifecycle.withLock { (_) throws(EngineError) -> Bool in
-            let removed = try state.withLock { (state) throws(EngineError) -> EngineIndex? in
-                if state.closed { throw EngineError.storage("engine is closed") }
-                return state.indices.removeValue(forKey: name)
-            }
-            guard let removed else { return false }
-            persistQueue.sync { removed.close() }  // waits for a write in flight
-            try removed.folder.remove()
+        if let primary = state.withLock({ $0.replicaOf[name] }) {
+            try detachReplica(name, from: primary)
             return true
         }
+        return try lifecycle.withLock { (_) throws(EngineError) -> Bool in try removeIndexLocked(name) }
+    }
+
+    /// Removes a primary; the caller holds `lifecycle`.
+    func removeIndexLocked(_ name: String) throws(EngineError) -> Bool {
+        let removed = try state.withLock { (state) throws(EngineError) -> EngineIndex? in
+            if state.closed { throw EngineError.storage("engine is closed") }
+            let removed = state.indices.removeValue(forKey: name)
+            state.replicaOf = state.replicaOf.filter { $0.value != name }
+            return removed
+        }
+        guard let removed else { return false }
+        persistQueue.sync { removed.close() }  // waits for a write in flight
+        try removed.folder.remove()
+        return true
     }
 
     public func search(
         index name: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16
     ) throws(EngineError) -> JSON {
-        let index = try existing(name)
-        let snapshot = index.snapshot
+        let (index, replica) = try resolve(name)
+        guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
         let parameters = try SearchParameters(json: parameters, settings: snapshot.settings, positionEncoding: positionEncoding)
         return try index.readers.withSource { (records) throws(EngineError) -> JSON in
             try snapshot.index.search(parameters, records: records).json()
@@ -112,38 +129,58 @@ public final class Engine: Sendable {
 
     // MARK: Index handles
 
-    func existing(_ name: String) throws(EngineError) -> EngineIndex {
-        try state.withLock { (state) throws(EngineError) -> EngineIndex in
+    /// The store that answers for `name`, and which replica of it (nil: the primary).
+    func resolve(_ name: String) throws(EngineError) -> (index: EngineIndex, replica: String?) {
+        try state.withLock { (state) throws(EngineError) -> (index: EngineIndex, replica: String?) in
             if state.closed { throw EngineError.storage("engine is closed") }
-            guard let index = state.indices[name] else { throw EngineError.indexNotFound(name) }
-            return index
+            if let index = state.indices[name] { return (index, nil) }
+            if let primary = state.replicaOf[name], let index = state.indices[primary] { return (index, name) }
+            throw EngineError.indexNotFound(name)
         }
     }
 
-    /// The index, created empty when missing and `create` is set.
+    /// A primary index; a replica's name is an error that says to write to its primary.
+    func existing(_ name: String) throws(EngineError) -> EngineIndex {
+        let (index, replica) = try resolve(name)
+        if replica != nil {
+            throw .invalidParameter(
+                name: "indexName", expected: "a primary index: '\(name)' is a replica of '\(index.name)', write to '\(index.name)'")
+        }
+        return index
+    }
+
+    /// The primary index, created empty when missing and `create` is set.
     /// `created` says whether this call created it.
-    func writable(_ name: String, create: Bool) throws(EngineError) -> (index: EngineIndex, created: Bool) {
-        if let index = try? existing(name) { return (index, false) }
-        return try lifecycle.withLock { (_) throws(EngineError) -> (index: EngineIndex, created: Bool) in
-            if let index = try? existing(name) { return (index, false) }
-            if state.withLock({ $0.closed }) { throw EngineError.storage("engine is closed") }
-            guard create else { throw EngineError.indexNotFound(name) }
-            let folder = try EngineIndexFolder(dataDirectory: directory, name: name)
+    func writable(_ name: String, create: Bool, lifecycleHeld: Bool = false) throws(EngineError) -> (index: EngineIndex, created: Bool) {
+        do throws(EngineError) {
+            return (try existing(name), false)
+        } catch .indexNotFound {
+            // Missing: create it below, under the lifecycle lock.
+        }
+        let createLocked = { () throws(EngineError) -> (index: EngineIndex, created: Bool) in
+            do throws(EngineError) {
+                return (try self.existing(name), false)
+            } catch .indexNotFound {
+                guard create else { throw EngineError.indexNotFound(name) }
+            }
+            let folder = try EngineIndexFolder(dataDirectory: self.directory, name: name)
             try folder.create()
-            let index = try EngineIndex(name: name, folder: folder, log: log)
-            state.withLock { $0.indices[name] = index }
+            let index = try EngineIndex(name: name, folder: folder, log: self.log)
+            self.state.withLock { $0.indices[name] = index }
             return (index, true)
         }
+        if lifecycleHeld { return try createLocked() }
+        return try lifecycle.withLock { (_) throws(EngineError) in try createLocked() }
     }
 
-    /// One write transaction on `name`, retried on a fresh handle if the index
-    /// was deleted while this call waited for it.
+    /// One write transaction on the primary `name`, retried on a fresh handle
+    /// if the index was deleted while this call waited for it.
     func performWrite<T>(
-        index name: String, create: Bool,
-        _ body: (IndexStore, EngineIndexSnapshot) throws(EngineError) -> (T, SearchIndex)
+        index name: String, create: Bool, lifecycleHeld: Bool = false,
+        _ body: (IndexStore, EngineIndexViews) throws(EngineError) -> (T, EngineIndexChange)
     ) throws(EngineError) -> (result: T, generation: UInt64) {
         while true {
-            let index = try writable(name, create: create).index
+            let index = try writable(name, create: create, lifecycleHeld: lifecycleHeld).index
             if let outcome = try index.write(body) {
                 index.schedulePersist(on: persistQueue, delay: persistDelay, log: log)
                 return outcome

@@ -9,20 +9,20 @@ import Darwin
 /// store's, and rebuilt from SQLite (with one log line saying why) otherwise.
 enum EngineDerivedFile {
     static func load(
-        store: IndexStore, path: String, log: (String) -> Void
+        store: IndexStore, settings: IndexSettings, path: String, label: String, log: (String) -> Void
     ) throws(EngineError) -> (snapshot: EngineIndexSnapshot, fromFile: Bool) {
+        func snapshot(_ index: SearchIndex, buildMS: Int) -> EngineIndexSnapshot {
+            EngineIndexSnapshot(
+                index: index, settings: settings, generation: store.generation, buildMS: buildMS,
+                createdAt: store.createdAt, updatedAt: store.updatedAt)
+        }
         let reason: String
         if access(path, F_OK) != 0 {
             reason = "missing"
         } else {
             do {
-                let (index, generation) = try SearchIndex.read(from: path, settings: store.settings)
-                if generation == store.generation {
-                    let snapshot = EngineIndexSnapshot(
-                        index: index, settings: store.settings, generation: generation, buildMS: 0,
-                        createdAt: store.createdAt, updatedAt: store.updatedAt)
-                    return (snapshot, true)
-                }
+                let (index, generation) = try SearchIndex.read(from: path, settings: settings)
+                if generation == store.generation { return (snapshot(index, buildMS: 0), true) }
                 reason = "stale (file generation \(generation), store generation \(store.generation))"
             } catch {
                 reason = "unreadable (\(error))"
@@ -30,17 +30,14 @@ enum EngineDerivedFile {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let index = try build(store: store, settings: store.settings)
+        let index = try build(store: store, settings: settings)
         let elapsed = clock.now - start
         let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
         // A brand-new index has nothing to rebuild and nothing worth saying.
         if !(store.generation == 0 && reason == "missing") {
-            log("index '\(store.name)': search index file \(reason); rebuilt from \(index.documentCount) records in \(ms) ms")
+            log("\(label): search index file \(reason); rebuilt from \(index.documentCount) records in \(ms) ms")
         }
-        let snapshot = EngineIndexSnapshot(
-            index: index, settings: store.settings, generation: store.generation, buildMS: ms,
-            createdAt: store.createdAt, updatedAt: store.updatedAt)
-        return (snapshot, false)
+        return (snapshot(index, buildMS: ms), false)
     }
 
     /// Builds a search index from every stored record, streaming.

@@ -1,81 +1,84 @@
 import Dispatch
 
-/// One open index: its store (the write lock), the current search snapshot,
-/// the readers that fetch hit records, and the derived file's persistence.
+/// One open store and its views: the primary index and its replicas (each a
+/// search snapshot), the readers that fetch hit records, and the saving of
+/// the derived files.
 ///
 /// Writes take `store`'s lock for the whole transaction, so writes to one
-/// index run one at a time. Searches take only `snapshot`'s lock, and only to
-/// copy the reference, so they never wait for a write.
+/// index run one at a time. Searches take only `current`'s lock, and only to
+/// copy the views, so they never wait for a write.
 final class EngineIndex: Sendable {
     let name: String
     let folder: EngineIndexFolder
     let readers: RecordReaderPool
     /// `nil` once the index is closed or deleted.
     private let store: EngineLocked<IndexStore?>
-    private let current: EngineLocked<EngineIndexSnapshot>
+    private let current: EngineLocked<EngineIndexViews>
     private let persisted: EngineLocked<PersistState>
 
     private struct PersistState {
-        var generation: UInt64?
+        /// The generation of each view's file on disk; "" is the primary.
+        var generations: [String: UInt64] = [:]
         var scheduled = false
         var closed = false
     }
 
-    /// Opens (or creates) the index in `folder`, loading the derived file when
-    /// it matches the store and rebuilding it otherwise.
+    /// Opens (or creates) the index in `folder`, loading each view's derived
+    /// file when it matches the store and rebuilding it otherwise.
     init(name: String, folder: EngineIndexFolder, log: @Sendable (String) -> Void) throws(EngineError) {
         let store = try IndexStore(path: folder.databasePath, name: name, now: EngineTime.nowMS())
-        let loaded = try EngineDerivedFile.load(store: store, path: folder.derivedPath, log: log)
+        var state = PersistState()
+        let primary = try EngineDerivedFile.load(
+            store: store, settings: store.settings, path: folder.derivedPath(replica: nil),
+            label: "index '\(store.name)'", log: log)
+        if primary.fromFile { state.generations[""] = store.generation }
+        var views = EngineIndexViews(primary: primary.snapshot, replicas: [:])
+        for replica in store.settings.replicas.map(\.name) {
+            let loaded = try EngineDerivedFile.load(
+                store: store, settings: store.effectiveSettings(replica: replica), path: folder.derivedPath(replica: replica),
+                label: "replica '\(replica)' of '\(store.name)'", log: log)
+            views.replicas[replica] = loaded.snapshot
+            if loaded.fromFile { state.generations[replica] = store.generation }
+        }
         self.name = store.name
         self.folder = folder
         self.store = EngineLocked(store)
-        current = EngineLocked(loaded.snapshot)
-        persisted = EngineLocked(PersistState(generation: loaded.fromFile ? loaded.snapshot.generation : nil))
+        current = EngineLocked(views)
+        persisted = EngineLocked(state)
         readers = RecordReaderPool(path: folder.databasePath, indexName: store.name)
     }
 
-    var snapshot: EngineIndexSnapshot { current.withLock { $0 } }
+    var views: EngineIndexViews { current.withLock { $0 } }
 
-    /// Runs `body` in one store transaction; `body` returns its result and the
-    /// search index for the new state. The snapshot is swapped after the commit.
+    /// Runs `body` in one store transaction; `body` returns its result and
+    /// what it changed. Every view is brought up to date inside the
+    /// transaction and swapped in right after the commit.
     /// Returns nil when the index was closed or deleted meanwhile.
     func write<T>(
-        _ body: (IndexStore, EngineIndexSnapshot) throws(EngineError) -> (T, SearchIndex)
+        _ body: (IndexStore, EngineIndexViews) throws(EngineError) -> (T, EngineIndexChange)
     ) throws(EngineError) -> (result: T, generation: UInt64)? {
         try store.withLock { (store) throws(EngineError) -> (result: T, generation: UInt64)? in
             guard let store else { return nil }
-            let before = snapshot
+            let before = views
             let clock = ContinuousClock()
             let start = clock.now
-            var built: SearchIndex?
+            var after = before
             let result = try store.write(now: EngineTime.nowMS()) { () throws(EngineError) -> T in
-                let (result, index) = try body(store, before)
-                built = index
+                let (result, change) = try body(store, before)
+                after = try before.applying(change, store: store, buildMS: 0)
                 return result
             }
             let elapsed = clock.now - start
-            let next = EngineIndexSnapshot(
-                index: built ?? before.index, settings: store.settings, generation: store.generation,
-                buildMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
-                createdAt: store.createdAt, updatedAt: store.updatedAt)
-            current.withLock { $0 = next }
+            let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+            after.primary.buildMS = ms
+            current.withLock { $0 = after }
             return (result, store.generation)
         }
     }
 
-    /// Facts for listIndices, from the snapshot (never waits for a write).
-    func summary() -> IndexSummary {
-        let snapshot = self.snapshot
-        let dataSize = folder.size(of: folder.databasePath) + folder.size(of: folder.databasePath + "-wal")
-        return IndexSummary(
-            name: name, entries: snapshot.index.documentCount, dataSize: dataSize,
-            fileSize: dataSize + folder.size(of: folder.derivedPath), createdAt: snapshot.createdAt, updatedAt: snapshot.updatedAt,
-            lastBuildTimeS: snapshot.buildMS / 1000, replicas: snapshot.settings.replicas.map(\.name))
-    }
+    // MARK: Derived files
 
-    // MARK: Derived file
-
-    /// Persists the snapshot after `delay` seconds on `queue`, once per burst of writes.
+    /// Saves the views after `delay` seconds on `queue`, once per burst of writes.
     func schedulePersist(on queue: DispatchQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
         let shouldSchedule = persisted.withLock { state in
             defer { state.scheduled = true }
@@ -87,20 +90,23 @@ final class EngineIndex: Sendable {
         }
     }
 
-    /// Writes the derived file if the snapshot is newer than the file. Runs on
-    /// the engine's persistence queue only, so two writers never race.
+    /// Writes each view's file that is behind. Runs on the engine's
+    /// persistence queue only, so two writers never race on a file.
     func persistNow(log: @Sendable (String) -> Void) {
-        let snapshot = self.snapshot
-        let due = persisted.withLock { state in
+        let views = self.views
+        var due: [(key: String, snapshot: EngineIndexSnapshot)] = [("", views.primary)]
+        due += views.replicas.map { ($0.key, $0.value) }
+        due = persisted.withLock { state in
             state.scheduled = false
-            return !state.closed && state.generation != snapshot.generation
+            return state.closed ? [] : due.filter { state.generations[$0.key] != $0.snapshot.generation }
         }
-        guard due else { return }
-        do {
-            try EngineDerivedFile.write(snapshot, to: folder.derivedPath)
-            persisted.withLock { $0.generation = snapshot.generation }
-        } catch {
-            log("index '\(name)': could not save the search index file (\(error)); it will be rebuilt on next open")
+        for (key, snapshot) in due {
+            do {
+                try EngineDerivedFile.write(snapshot, to: folder.derivedPath(replica: key.isEmpty ? nil : key))
+                persisted.withLock { $0.generations[key] = snapshot.generation }
+            } catch {
+                log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")
+            }
         }
     }
 
@@ -113,5 +119,20 @@ final class EngineIndex: Sendable {
             store = nil
         }
         readers.close()
+    }
+
+    /// Facts for listIndices: the primary, then its replicas (never waits for a write).
+    func summaries() -> [IndexSummary] {
+        let views = self.views
+        let dataSize = folder.size(of: folder.databasePath) + folder.size(of: folder.databasePath + "-wal")
+        func summary(_ name: String, _ snapshot: EngineIndexSnapshot, replica: String?) -> IndexSummary {
+            IndexSummary(
+                name: name, entries: snapshot.index.documentCount, dataSize: replica == nil ? dataSize : 0,
+                fileSize: (replica == nil ? dataSize : 0) + folder.size(of: folder.derivedPath(replica: replica)),
+                createdAt: snapshot.createdAt, updatedAt: snapshot.updatedAt, lastBuildTimeS: snapshot.buildMS / 1000,
+                replicas: replica == nil ? snapshot.settings.replicas.map(\.name) : [], primary: replica == nil ? nil : self.name)
+        }
+        return [summary(name, views.primary, replica: nil)]
+            + views.replicas.map { summary($0.key, $0.value, replica: $0.key) }
     }
 }

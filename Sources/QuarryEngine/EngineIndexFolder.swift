@@ -15,7 +15,11 @@ struct EngineIndexFolder: Sendable {
     let path: String
 
     var databasePath: String { path + "/records.sqlite" }
-    var derivedPath: String { path + "/search.index" }
+    /// The primary's derived file, or a replica's (`replica-<escaped name>.index`).
+    func derivedPath(replica: String?) -> String {
+        guard let replica else { return path + "/search.index" }
+        return path + "/replica-" + Self.escape(replica) + ".index"
+    }
 
     init(path: String) {
         self.path = path

@@ -13,6 +13,8 @@ public struct IndexSummary: Sendable, Equatable {
     public var updatedAt: Int64
     public var lastBuildTimeS: Int
     public var replicas: [String]
+    /// Set on a replica: its primary index.
+    public var primary: String?
 
     public func json() -> JSONObject {
         var object: JSONObject = [
@@ -22,6 +24,7 @@ public struct IndexSummary: Sendable, Equatable {
             "numberOfPendingTasks": 0, "pendingTask": false,
         ]
         if !replicas.isEmpty { object["replicas"] = .array(replicas.map { .string($0) }) }
+        if let primary { object["primary"] = .string(primary) }
         return object
     }
 }

@@ -4,7 +4,10 @@ import QuarryJSON
 /// (legacy names included), unknown names are kept in `unsupported`.
 extension IndexSettings {
     /// Legacy names Algolia still accepts, and their current names.
-    static let legacyNames = ["attributesToIndex": "searchableAttributes", "slaves": "replicas"]
+    static let legacyNames = ["attributesToIndex": "searchableAttributes", "slaves": "replicas", "master": "primary"]
+
+    /// Names exports carry that describe the index rather than configure it.
+    static let readOnlyNames: Set<String> = ["primary"]
 
     /// Settings parsed from a full object, e.g. an Algolia export.
     public init(json: JSONObject) throws(EngineError) {
@@ -24,7 +27,10 @@ extension IndexSettings {
 
     /// The names in `json` that Quarry stores but does not act on.
     public static func unsupportedNames(in json: JSONObject) -> [String] {
-        json.keys.filter { !supportedNames.contains(legacyNames[$0] ?? $0) }
+        json.keys.filter {
+            let current = legacyNames[$0] ?? $0
+            return !supportedNames.contains(current) && !readOnlyNames.contains(current)
+        }
     }
 
     static let supportedNames: Set<String> = [
@@ -38,6 +44,8 @@ extension IndexSettings {
 
     private mutating func apply(name: String, value: JSON) throws(EngineError) {
         let current = Self.legacyNames[name] ?? name
+        // Read-only: the engine knows which index is a replica of which.
+        if Self.readOnlyNames.contains(current) { return }
         guard Self.supportedNames.contains(current) else {
             unsupported[name] = value
             return

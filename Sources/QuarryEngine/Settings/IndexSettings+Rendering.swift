@@ -34,6 +34,7 @@ extension IndexSettings {
         object["maxValuesPerFacet"] = JSON(maxValuesPerFacet)
         object["replicas"] = .array(replicas.map { .string(SettingsSyntax.render($0)) })
         object["relevancyStrictness"] = JSON(relevancyStrictness)
+        if let primary { object["primary"] = .string(primary) }
         for (name, value) in unsupported where object[name] == nil {
             object[name] = value
         }

@@ -12,6 +12,7 @@ import QuarryJSON
 /// also bumps `generation`: a crash leaves it committed or not, never half.
 final class IndexStore {
     static let schemaVersion: Int64 = 1
+    static let replicaPrefix = "replica:"
 
     let path: String
     let connection: SQLiteConnection
@@ -20,6 +21,9 @@ final class IndexStore {
     private(set) var createdAt: Int64
     private(set) var updatedAt: Int64
     private(set) var settings: IndexSettings
+    /// Each replica's own settings (only the keys set on it; the rest come
+    /// from the primary), stored as meta `replica:<name>`.
+    private(set) var replicaSettings: [String: JSONObject] = [:]
 
     private let upsertStatement: SQLiteStatement
     private let deleteStatement: SQLiteStatement
@@ -60,6 +64,11 @@ final class IndexStore {
            case .object(let object)? = try? JSONParser.parse(text) {
             settings = try IndexSettings(json: object)
         }
+        for (key, value) in meta where key.hasPrefix(Self.replicaPrefix) {
+            if let text = value.stringValue, case .object(let own)? = try? JSONParser.parse(text) {
+                replicaSettings[String(key.dropFirst(Self.replicaPrefix.count))] = own
+            }
+        }
         if meta["schemaVersion"] == nil {
             try connection.transaction { () throws(EngineError) in
                 try setMeta("schemaVersion", .int(Self.schemaVersion))
@@ -73,23 +82,23 @@ final class IndexStore {
 
     func close() { connection.close() }
 
-    /// Runs `body` as one transaction and bumps the generation with it.
+    /// Runs `body` as one transaction and bumps the generation with it (so
+    /// `generation` inside `body` is already the one being written).
     /// On any error nothing is written and the in-memory state is unchanged.
     func write<T>(now: Int64, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
-        let saved = (generation, updatedAt, settings)
+        let saved = (generation, updatedAt, settings, replicaSettings)
         inTransaction = true
         defer { inTransaction = false }
         do {
             return try connection.transaction { () throws(EngineError) -> T in
-                let result = try body()
                 generation += 1
                 updatedAt = now
                 try setMeta("generation", .int(Int64(generation)))
                 try setMeta("updatedAt", .int(now))
-                return result
+                return try body()
             }
         } catch {
-            (generation, updatedAt, settings) = saved
+            (generation, updatedAt, settings, replicaSettings) = saved
             throw error
         }
     }
@@ -125,6 +134,30 @@ final class IndexStore {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
         try setMeta("settings", .string(JSONWriter.string(.object(newSettings.json()))))
         settings = newSettings
+    }
+
+    /// Sets (or with nil, forgets) one replica's own settings.
+    func replaceReplicaSettings(_ name: String, _ own: JSONObject?) throws(EngineError) {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        if let own {
+            try setMeta(Self.replicaPrefix + name, .string(JSONWriter.string(.object(own))))
+        } else {
+            let statement = try connection.prepare("DELETE FROM meta WHERE key = ?1")
+            statement.bind(1, Self.replicaPrefix + name)
+            try statement.run()
+        }
+        replicaSettings[name] = own
+    }
+
+    /// The settings a replica searches with: the primary's, overlaid with the
+    /// keys set on the replica (own keys were validated when they were set).
+    func effectiveSettings(replica name: String) -> IndexSettings {
+        var effective = settings
+        effective.replicas = []
+        try? effective.merge(replicaSettings[name] ?? [:])
+        effective.primary = self.name
+        effective.isVirtualReplica = settings.replicas.first(where: { $0.name == name })?.isVirtual ?? false
+        return effective
     }
 
     // MARK: Reads (the writer sees its own uncommitted writes).
@@ -166,7 +199,8 @@ final class IndexStore {
         var meta: [String: JSON] = [:]
         while try statement.step() {
             let key = statement.string(0)
-            meta[key] = key == "name" || key == "settings" ? .string(statement.string(1)) : .int(statement.int64(1))
+            let isText = key == "name" || key == "settings" || key.hasPrefix(replicaPrefix)
+            meta[key] = isText ? .string(statement.string(1)) : .int(statement.int64(1))
         }
         return meta
     }
