@@ -42,9 +42,7 @@ public final class Engine: Sendable {
         self.directory = directory
         self.log = log
         self.persistDelay = persistDelay
-        for path in [directory, EngineIndexFolder.indicesPath(directory)] where mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw .storage("cannot create \(path): \(String(cString: strerror(errno)))")
-        }
+        try EngineIndexFolder.makeDirectories(EngineIndexFolder.indicesPath(directory))
         directoryLock = try EngineDirectoryLock(directory: directory)
         let indicesPath = EngineIndexFolder.indicesPath(directory)
         var opened: [String: EngineIndex] = [:]

@@ -64,9 +64,16 @@ struct EngineIndexFolder: Sendable {
     }
 
     func create() throws(EngineError) {
-        for directory in [String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]), path] {
-            if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-                throw .storage("cannot create \(directory): \(String(cString: strerror(errno)))")
+        try Self.makeDirectories(path)
+    }
+
+    /// `mkdir -p`: every missing folder on the way to `path`.
+    static func makeDirectories(_ path: String) throws(EngineError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw .storage("cannot create \(prefix): \(String(cString: strerror(errno)))")
             }
         }
     }

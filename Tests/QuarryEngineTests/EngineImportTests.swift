@@ -11,7 +11,7 @@ final class EngineImportTests: XCTestCase {
     let directory = TemporaryDirectory()
 
     func testImportsEachFormat() throws {
-        let engine = try Engine(directory: directory.path + "/data", log: { _ in })
+        let engine = try Engine(directory: directory.path + "/data/nested", log: { _ in })
         let json = directory.file("talks.json", contents: #"[{"objectID":"1","name":"alpha"},{"objectID":2,"name":"beta"}]"#)
         let receipt = try engine.importRecords(
             index: "talks", from: json, settings: ["attributesToIndex": ["name"], "version": 1])
