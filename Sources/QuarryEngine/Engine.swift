@@ -164,6 +164,7 @@ public final class Engine: Sendable {
             let folder = try EngineIndexFolder(dataDirectory: self.directory, name: name)
             try folder.create()
             let index = try EngineIndex(name: name, folder: folder, log: self.log)
+            folder.syncDirectories()
             self.state.withLock { $0.indices[name] = index }
             return (index, true)
         }

@@ -67,6 +67,17 @@ struct EngineIndexFolder: Sendable {
         try Self.makeDirectories(path)
     }
 
+    /// Makes the new index's folder entries durable, so a power cut right after
+    /// its first acknowledged write cannot lose the folder itself.
+    func syncDirectories() {
+        for directory in [path, String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])] {
+            let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            fsync(fd)
+            close(fd)
+        }
+    }
+
     /// `mkdir -p`: every missing folder on the way to `path`.
     static func makeDirectories(_ path: String) throws(EngineError) {
         var prefix = path.hasPrefix("/") ? "" : "."
