@@ -7,8 +7,7 @@ import XCTest
 /// 1. a second Engine on a locked directory fails with .directoryLocked and a message naming `quarry connect`;
 /// 2. searches running while a large write commits only ever see the state before or after it;
 /// 3. concurrent writers to one index all land (writes are serialised, none lost).
-final class EngineConcurrencyTests: XCTestCase {
-    let directory = TemporaryDirectory()
+final class EngineConcurrencyTests: EngineTestCase {
 
     func testDirectoryLockHeldIsAnError() throws {
         let first = try Engine(directory: directory.path, log: { _ in })

@@ -10,8 +10,7 @@ import Glibc
 /// 1. saved on close(), and then reopening loads it silently;
 /// 2. missing, stale (generation differs) or corrupt => rebuilt from SQLite with one log line saying which;
 /// 3. the rebuilt index answers like the original.
-final class EngineDerivedFileTests: XCTestCase {
-    let directory = TemporaryDirectory()
+final class EngineDerivedFileTests: EngineTestCase {
     var derivedPath: String { directory.path + "/indices/talks/search.index" }
 
     /// Writes two records, closes (which saves the file), and returns.

@@ -7,8 +7,7 @@ import XCTest
 /// 2. a bad record in the middle leaves an existing index exactly as it was, and removes an index it created;
 /// 3. skipInvalid imports the rest and counts and explains the skipped ones;
 /// 4. progress ends with every byte and record counted.
-final class EngineImportTests: XCTestCase {
-    let directory = TemporaryDirectory()
+final class EngineImportTests: EngineTestCase {
 
     func testImportsEachFormat() throws {
         let engine = try Engine(directory: directory.path + "/data/nested", log: { _ in })

@@ -13,8 +13,7 @@ import Glibc
 /// 4. an empty index named as a replica becomes one and keeps its settings; one with records is refused;
 /// 5. removing a replica from the list (or deleting it) drops it; replicas survive a reopen, and their
 ///    derived files are checked like the primary's.
-final class EngineReplicaTests: XCTestCase {
-    let directory = TemporaryDirectory()
+final class EngineReplicaTests: EngineTestCase {
 
     func testReplicasFollowThePrimary() throws {
         let engine = try Engine(directory: directory.path, log: { _ in })

@@ -18,7 +18,10 @@ final class TemporaryDirectory {
         }
     }
 
-    deinit { remove(path) }
+    deinit { remove() }
+
+    /// Deletes the folder and everything in it (also done on deinit).
+    func remove() { remove(path) }
 
     func file(_ name: String, contents: String) -> String {
         let filePath = path + "/" + name
@@ -43,6 +46,17 @@ final class TemporaryDirectory {
             closedir(directory)
         }
         rmdir(target)
+    }
+}
+
+/// A test case with its own temporary folder, removed after each test
+/// (XCTest keeps test case instances alive, so deinit alone is too late).
+class EngineTestCase: XCTestCase {
+    let directory = TemporaryDirectory()
+
+    override func tearDown() {
+        directory.remove()
+        super.tearDown()
     }
 }
 

@@ -9,8 +9,7 @@ import XCTest
 /// 4. delete and clear remove records; every write bumps the taskID (the store generation);
 /// 5. setSettings merges, reports unsupported names, and the settings survive a reopen;
 /// 6. listIndices and deleteIndex.
-final class EngineWriteTests: XCTestCase {
-    let directory = TemporaryDirectory()
+final class EngineWriteTests: EngineTestCase {
 
     func engine() throws -> Engine { try Engine(directory: directory.path, log: { _ in }) }
 

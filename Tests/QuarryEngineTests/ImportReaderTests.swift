@@ -8,8 +8,7 @@ import XCTest
 /// 3. a broken array (no '[', not closed, trailing data) is fatal;
 /// 4. NDJSON reports line and column; blank lines and CRLF are fine;
 /// 5. CSV follows RFC 4180 quoting and the documented number rule.
-final class ImportReaderTests: XCTestCase {
-    let directory = TemporaryDirectory()
+final class ImportReaderTests: EngineTestCase {
 
     func items(_ format: ImportFormat, _ text: String) throws -> [ImportItem] {
         var reader = try format.reader(path: directory.file("input", contents: text))
