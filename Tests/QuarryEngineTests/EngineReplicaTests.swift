@@ -42,6 +42,14 @@ final class EngineReplicaTests: EngineTestCase {
         XCTAssertThrowsError(try engine.setSettings(["replicas": ["x"]], index: "talks_date"))
     }
 
+    func testAnImportCanDeclareReplicas() throws {
+        let engine = try Engine(directory: directory.path, log: { _ in })
+        let path = directory.file("talks.ndjson", contents: "{\"objectID\":\"1\"}\n{\"objectID\":\"2\"}\n")
+        _ = try engine.importRecords(index: "talks", from: path, settings: ["slaves": ["talks_by_date"]])
+        XCTAssertEqual(try engine.search(index: "talks_by_date", parameters: [:]).nbHits, 2)
+        XCTAssertEqual(engine.listIndices().map(\.name), ["talks", "talks_by_date"])
+    }
+
     func testAnEmptyIndexIsAdoptedAndOneWithRecordsIsRefused() throws {
         let engine = try Engine(directory: directory.path, log: { _ in })
         _ = try engine.setSettings(["customRanking": ["desc(views)"]], index: "talks_views")

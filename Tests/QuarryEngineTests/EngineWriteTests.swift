@@ -111,6 +111,21 @@ final class EngineWriteTests: EngineTestCase {
         XCTAssertEqual(try engine.search(index: "b/odd name", parameters: [:]).nbHits, 1, "recreated empty, then written")
     }
 
+    func testBadNamesAndAClosedEngineAreErrors() throws {
+        let engine = try engine()
+        XCTAssertThrowsError(try engine.saveObjects([record("a")], index: "")) {
+            guard case EngineError.invalidParameter(let name, _) = $0 else { return XCTFail("\($0)") }
+            XCTAssertEqual(name, "indexName")
+        }
+        _ = try engine.saveObjects([record("a")], index: "i")
+        engine.close()
+        XCTAssertThrowsError(try engine.search(index: "i", parameters: [:])) {
+            XCTAssertEqual($0 as? EngineError, .storage("engine is closed"))
+        }
+        XCTAssertThrowsError(try engine.saveObjects([record("b")], index: "i"))
+        XCTAssertEqual(engine.listIndices(), [])
+    }
+
     func testTimestampsRenderAsISO8601() {
         XCTAssertEqual(EngineTime.iso8601(0), "1970-01-01T00:00:00.000Z")
         XCTAssertEqual(EngineTime.iso8601(951_782_400_123), "2000-02-29T00:00:00.123Z")
