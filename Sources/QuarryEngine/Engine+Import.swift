@@ -30,29 +30,23 @@ extension Engine {
 
         func run(lifecycleHeld: Bool) throws(EngineError) -> ImportReceipt {
             let plan = declaresReplicas ? try replicaPlan(primary: name, settings: settings ?? [:]) : nil
-            let created = try writable(name, create: true, lifecycleHeld: lifecycleHeld).created
-            do {
-                let outcome = try performWrite(index: name, create: true, lifecycleHeld: lifecycleHeld) {
-                    (store, _) throws(EngineError) in
-                    if let settings {
-                        var merged = store.settings
-                        try merged.merge(settings)
-                        try store.replaceSettings(merged)
-                        try plan?.apply(to: store)
-                    }
-                    let counts = try Self.storeAll(from: &reader, into: store, skipInvalid: skipInvalid, progress: progress)
-                    return (counts, .rebuild(only: nil))
+            let outcome = try performWrite(index: name, create: true, lifecycleHeld: lifecycleHeld) {
+                (store, _) throws(EngineError) in
+                if let settings {
+                    var merged = store.settings
+                    try merged.merge(settings)
+                    try store.replaceSettings(merged)
+                    try plan?.apply(to: store)
                 }
-                if let plan { try finish(plan, primary: name) }
-                let elapsed = clock.now - start
-                return ImportReceipt(
-                    index: name, imported: outcome.result.imported, skipped: outcome.result.skipped,
-                    skippedReasons: outcome.result.reasons, taskID: Int64(outcome.generation),
-                    durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
-            } catch {
-                if created { _ = try? (lifecycleHeld ? removeIndexLocked(name) : deleteIndex(name)) }
-                throw error
+                let counts = try Self.storeAll(from: &reader, into: store, skipInvalid: skipInvalid, progress: progress)
+                return (counts, .rebuild(only: nil))
             }
+            if let plan { try finish(plan, primary: name) }
+            let elapsed = clock.now - start
+            return ImportReceipt(
+                index: name, imported: outcome.result.imported, skipped: outcome.result.skipped,
+                skippedReasons: outcome.result.reasons, taskID: Int64(outcome.generation),
+                durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
         }
         if declaresReplicas {
             return try lifecycle.withLock { (_) throws(EngineError) in try run(lifecycleHeld: true) }

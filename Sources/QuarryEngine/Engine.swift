@@ -51,6 +51,11 @@ public final class Engine: Sendable {
             guard access(folder.databasePath, F_OK) == 0 else { continue }
             do {
                 let index = try EngineIndex(name: folderName, folder: folder, log: log)
+                if index.closeIfNeverWritten() {
+                    log("index folder '\(folderName)' held no committed write (an interrupted first write); removed")
+                    try? folder.remove()
+                    continue
+                }
                 opened[index.name] = index
                 if index.views.primary.generation > 0 { index.schedulePersist(on: persistQueue, delay: persistDelay, log: log) }
             } catch {
@@ -179,11 +184,34 @@ public final class Engine: Sendable {
         _ body: (IndexStore, EngineIndexViews) throws(EngineError) -> (T, EngineIndexChange)
     ) throws(EngineError) -> (result: T, generation: UInt64) {
         while true {
-            let index = try writable(name, create: create, lifecycleHeld: lifecycleHeld).index
-            if let outcome = try index.write(body) {
+            let (index, created) = try writable(name, create: create, lifecycleHeld: lifecycleHeld)
+            let outcome: (result: T, generation: UInt64)?
+            do {
+                outcome = try index.write(body)
+            } catch {
+                // A failed first write must not leave an empty index behind.
+                if created { discardIfNeverWritten(name, lifecycleHeld: lifecycleHeld) }
+                throw error
+            }
+            if let outcome {
                 index.schedulePersist(on: persistQueue, delay: persistDelay, log: log)
                 return outcome
             }
         }
+    }
+
+    /// Removes the index if no write to it ever committed (generation 0): what
+    /// a failed or interrupted first write leaves. Kept if another write won.
+    func discardIfNeverWritten(_ name: String, lifecycleHeld: Bool) {
+        let discard = {
+            guard let index = self.state.withLock({ $0.indices.removeValue(forKey: name) }) else { return }
+            guard index.closeIfNeverWritten() else {
+                self.state.withLock { $0.indices[name] = index }
+                return
+            }
+            self.persistQueue.sync { index.close() }
+            try? index.folder.remove()
+        }
+        if lifecycleHeld { discard() } else { lifecycle.withLock { _ in discard() } }
     }
 }

@@ -121,6 +121,22 @@ final class EngineIndex: Sendable {
         readers.close()
     }
 
+    /// Closes the store if no write ever committed to it (generation 0),
+    /// checked under the write lock so a write in flight decides first.
+    func closeIfNeverWritten() -> Bool {
+        let unwritten = store.withLock { store -> Bool in
+            guard let open = store, open.generation == 0 else { return false }
+            open.close()
+            store = nil
+            return true
+        }
+        if unwritten {
+            persisted.withLock { $0.closed = true }
+            readers.close()
+        }
+        return unwritten
+    }
+
     /// Facts for listIndices: the primary, then its replicas (never waits for a write).
     func summaries() -> [IndexSummary] {
         let views = self.views
