@@ -103,6 +103,14 @@ extension Engine {
         return SettingsReceipt(taskID: Int64(generation), unsupported: IndexSettings.unsupportedNames(in: json))
     }
 
+    /// Records by objectID, as stored (nil for an unknown objectID). On a
+    /// replica, its primary's records.
+    public func getObjects(_ objectIDs: [String], index name: String) throws(EngineError) -> [JSONObject?] {
+        try resolve(name).index.readers.withSource { (records) throws(EngineError) -> [JSONObject?] in
+            objectIDs.map { records.record(objectID: $0) }
+        }
+    }
+
     /// The index's settings, rendered with Algolia's current names.
     public func settings(index name: String) throws(EngineError) -> JSONObject {
         let (index, replica) = try resolve(name)

@@ -28,6 +28,8 @@ final class EngineWriteTests: EngineTestCase {
         XCTAssertEqual(result.nbHits, 2)
         let emma = try engine.search(index: "books", parameters: ["query": "emma"])
         XCTAssertEqual(emma["hits"]?.arrayValue?.first?["objectID"], "42")
+        let fetched = try engine.getObjects(["42", "nope"], index: "books")
+        XCTAssertEqual(fetched, [["objectID": "42", "title": "Emma"], nil])
     }
 
     func testABadObjectIDRejectsTheWholeBatch() throws {

@@ -63,17 +63,28 @@ final class RecordReaderPool: Sendable {
 final class RecordReader {
     private let connection: SQLiteConnection
     private let lookup: SQLiteStatement
+    private let lookupByObjectID: SQLiteStatement
 
     init(path: String) throws(EngineError) {
         connection = try SQLiteConnection(path: path, readOnly: true)
         lookup = try connection.prepare("SELECT body FROM records WHERE docID = ?1")
+        lookupByObjectID = try connection.prepare("SELECT body FROM records WHERE objectID = ?1")
     }
 
     func record(_ id: DocID) -> JSONObject? {
         lookup.bind(1, Int64(id))
-        defer { lookup.reset() }
-        guard (try? lookup.step()) == true else { return nil }
-        return try? lookup.withText(0) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
+        return Self.body(lookup)
+    }
+
+    func record(objectID: String) -> JSONObject? {
+        lookupByObjectID.bind(1, objectID)
+        return Self.body(lookupByObjectID)
+    }
+
+    private static func body(_ statement: SQLiteStatement) -> JSONObject? {
+        defer { statement.reset() }
+        guard (try? statement.step()) == true else { return nil }
+        return try? statement.withText(0) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
     }
 
     func close() { connection.close() }
@@ -90,6 +101,10 @@ final class StoreRecordSource: RecordSource, Sendable {
 
     func record(_ id: DocID) -> JSONObject? {
         reader.withLock { $0?.record(id) }
+    }
+
+    func record(objectID: String) -> JSONObject? {
+        reader.withLock { $0?.record(objectID: objectID) }
     }
 
     /// Takes the reader back; later lookups (none expected) return nil.
