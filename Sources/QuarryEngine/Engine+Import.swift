@@ -41,7 +41,7 @@ extension Engine {
                 let counts = try Self.storeAll(from: &reader, into: store, skipInvalid: skipInvalid, progress: progress)
                 return (counts, .rebuild(only: nil))
             }
-            if let plan { try finish(plan, primary: name) }
+            if let plan { finish(plan, primary: name) }
             let elapsed = clock.now - start
             return ImportReceipt(
                 index: name, imported: outcome.result.imported, skipped: outcome.result.skipped,

@@ -27,15 +27,16 @@ extension Engine {
             }
             var own = existing.views.primary.settings.json()
             own["replicas"] = nil
-            plan.adopted[replica] = own
+            plan.adopted[replica] = (own, existing.views.primary.generation)
         }
         return plan
     }
 
     /// After the commit: the adopted indices are now replicas, so their stores go.
-    func finish(_ plan: EngineReplicaPlan, primary: String) throws(EngineError) {
-        for name in plan.adopted.keys {
-            _ = try removeIndexLocked(name)
+    func finish(_ plan: EngineReplicaPlan, primary: String) {
+        for (name, adopted) in plan.adopted
+        where !discard(name, ifGenerationIs: adopted.generation, lifecycleHeld: true) {
+            log("index '\(name)' was written to while becoming a replica of '\(primary)'; kept as an index of its own")
         }
         if let index = state.withLock({ $0.indices[primary] }) { refreshReplicas(of: index) }
     }
@@ -88,7 +89,8 @@ extension Engine {
 
 /// Indices that become replicas, with the settings they keep as their own.
 struct EngineReplicaPlan {
-    var adopted: [String: JSONObject] = [:]
+    /// Adopted index name → the settings it keeps, and its generation when checked empty.
+    var adopted: [String: (settings: JSONObject, generation: UInt64)] = [:]
 
     /// Inside the primary's transaction: forget replicas no longer listed, adopt new ones.
     func apply(to store: IndexStore) throws(EngineError) {
@@ -97,7 +99,7 @@ struct EngineReplicaPlan {
             try store.replaceReplicaSettings(name, nil)
         }
         for (name, own) in adopted {
-            try store.replaceReplicaSettings(name, own)
+            try store.replaceReplicaSettings(name, own.settings)
         }
     }
 }

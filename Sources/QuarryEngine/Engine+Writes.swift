@@ -89,7 +89,7 @@ extension Engine {
                     try plan.apply(to: store)
                     return ((), .rebuild(only: nil))
                 }
-                try finish(plan, primary: name)
+                finish(plan, primary: name)
                 return outcome.generation
             }
         } else {

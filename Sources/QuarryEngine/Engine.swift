@@ -51,7 +51,7 @@ public final class Engine: Sendable {
             guard access(folder.databasePath, F_OK) == 0 else { continue }
             do {
                 let index = try EngineIndex(name: folderName, folder: folder, log: log)
-                if index.closeIfNeverWritten() {
+                if index.close(ifGenerationIs: 0) {
                     log("index folder '\(folderName)' held no committed write (an interrupted first write); removed")
                     try? folder.remove()
                     continue
@@ -190,7 +190,7 @@ public final class Engine: Sendable {
                 outcome = try index.write(body)
             } catch {
                 // A failed first write must not leave an empty index behind.
-                if created { discardIfNeverWritten(name, lifecycleHeld: lifecycleHeld) }
+                if created { discard(name, ifGenerationIs: 0, lifecycleHeld: lifecycleHeld) }
                 throw error
             }
             if let outcome {
@@ -200,18 +200,21 @@ public final class Engine: Sendable {
         }
     }
 
-    /// Removes the index if no write to it ever committed (generation 0): what
-    /// a failed or interrupted first write leaves. Kept if another write won.
-    func discardIfNeverWritten(_ name: String, lifecycleHeld: Bool) {
-        let discard = {
-            guard let index = self.state.withLock({ $0.indices.removeValue(forKey: name) }) else { return }
-            guard index.closeIfNeverWritten() else {
+    /// Removes the primary `name` if its store is still at `generation`: with 0,
+    /// what a failed first write leaves; with a replica plan's generation, an
+    /// index adopted as a replica. Kept (and `false`) if a write got in first.
+    @discardableResult
+    func discard(_ name: String, ifGenerationIs generation: UInt64, lifecycleHeld: Bool) -> Bool {
+        let discard = { () -> Bool in
+            guard let index = self.state.withLock({ $0.indices.removeValue(forKey: name) }) else { return false }
+            guard index.close(ifGenerationIs: generation) else {
                 self.state.withLock { $0.indices[name] = index }
-                return
+                return false
             }
             self.persistQueue.sync { index.close() }
             try? index.folder.remove()
+            return true
         }
-        if lifecycleHeld { discard() } else { lifecycle.withLock { _ in discard() } }
+        return lifecycleHeld ? discard() : lifecycle.withLock { _ in discard() }
     }
 }

@@ -121,11 +121,12 @@ final class EngineIndex: Sendable {
         readers.close()
     }
 
-    /// Closes the store if no write ever committed to it (generation 0),
-    /// checked under the write lock so a write in flight decides first.
-    func closeIfNeverWritten() -> Bool {
+    /// Closes the store if its generation is still `generation` (0: no write
+    /// ever committed), checked under the write lock so a write in flight
+    /// decides first.
+    func close(ifGenerationIs generation: UInt64) -> Bool {
         let unwritten = store.withLock { store -> Bool in
-            guard let open = store, open.generation == 0 else { return false }
+            guard let open = store, open.generation == generation else { return false }
             open.close()
             store = nil
             return true
