@@ -119,6 +119,9 @@ public final class Engine: Sendable {
         return true
     }
 
+    /// Searches the index's current snapshot. Hit records are then read from
+    /// SQLite by docID; in the instant between a commit and the snapshot swap
+    /// they can already show that commit (a record it deleted reads as nil).
     public func search(
         index name: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16
     ) throws(EngineError) -> JSON {
