@@ -34,6 +34,13 @@ final class ImportReaderTests: EngineTestCase {
         XCTAssertTrue(try items(.json, " [ ] ").isEmpty)
     }
 
+    func testAJSONFileOfConcatenatedObjectsIsAStream() throws {
+        let read = try items(.json, "{\"a\": 1}\n{\n  \"a\": {\"b\": \"}\"}\n}{\"a\":x}\n\n")
+        XCTAssertEqual(values(read), [["a": 1], ["a": ["b": "}"]]])
+        XCTAssertEqual(invalid(read).count, 1)
+        XCTAssertTrue(invalid(read)[0].hasPrefix("record 3: "), invalid(read)[0])
+    }
+
     func testJSONArrayReportsABadElementAndGoesOn() throws {
         let read = try items(.json, #"[{"a":1},{"a":tru},{"a":3}]"#)
         XCTAssertEqual(values(read), [["a": 1], ["a": 3]])
@@ -42,7 +49,7 @@ final class ImportReaderTests: EngineTestCase {
     }
 
     func testJSONArrayStructureErrorsAreFatal() throws {
-        for text in [#"{"a":1}"#, #"[{"a":1}"#, #"[{"a":1},]"#, #"[{"a":1}] x"#, #"[{"a":"open]"#] {
+        for text in [#""just a string""#, #"[{"a":1}"#, #"[{"a":1},]"#, #"[{"a":1}] x"#, #"[{"a":"open]"#] {
             XCTAssertThrowsError(try items(.json, text), text) { error in
                 guard case EngineError.invalidRecord = error else { return XCTFail("\(error)") }
             }

@@ -4,13 +4,17 @@ import QuarryJSON
 /// the file: a byte scanner that knows strings, escapes and nesting finds
 /// each element's bounds, then `JSONParser` parses just that element. A
 /// malformed element is reported and stepped over; a broken array is fatal.
+///
+/// A `.json` file that starts with `{` is read as a stream of objects
+/// separated by whitespace (NDJSON, or pretty-printed objects one after
+/// another), with positions still counted as records.
 struct JSONArrayReader: ImportReader {
     let bytes: ImportFileBytes
     private var phase = Phase.start
     private var recordNumber = 0
     private var element: [UInt8] = []
 
-    private enum Phase { case start, firstElement, separator, finished }
+    private enum Phase { case start, firstElement, separator, stream, finished }
 
     init(bytes: ImportFileBytes) {
         self.bytes = bytes
@@ -23,8 +27,12 @@ struct JSONArrayReader: ImportReader {
                 return nil
             case .start:
                 try skipByteOrderMark()
+                if try peekNonSpace() == UInt8(ascii: "{") {
+                    phase = .stream
+                    continue
+                }
                 guard try nextNonSpace() == UInt8(ascii: "[") else {
-                    throw fatal("a JSON import file must hold one array of records, starting with '['")
+                    throw fatal("a JSON import file must hold an array of records (or objects one after another)")
                 }
                 phase = .firstElement
                 if try peekNonSpace() == UInt8(ascii: "]") {
@@ -35,6 +43,14 @@ struct JSONArrayReader: ImportReader {
                 return try readElement()
             case .firstElement:
                 return try readElement()
+            case .stream:
+                guard try peekNonSpace() != nil else {
+                    phase = .finished
+                    return nil
+                }
+                let item = try readElement()
+                phase = .stream
+                return item
             case .separator:
                 switch try nextNonSpace() {
                 case UInt8(ascii: ","): return try readElement()
