@@ -21,6 +21,9 @@ final class EngineIndex: Sendable {
         var generations: [String: UInt64] = [:]
         var scheduled = false
         var closed = false
+        /// How long the last save took; big indices under steady writes are
+        /// saved less often so saving never takes more than a third of a core.
+        var lastSaveSeconds = 0.0
     }
 
     /// Opens (or creates) the index in `folder`, loading each view's derived
@@ -78,14 +81,16 @@ final class EngineIndex: Sendable {
 
     // MARK: Derived files
 
-    /// Saves the views after `delay` seconds on `queue`, once per burst of writes.
+    /// Saves the views after `delay` seconds (or twice the last save's time)
+    /// on `queue`, once per burst of writes.
     func schedulePersist(on queue: DispatchQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
-        let shouldSchedule = persisted.withLock { state in
-            defer { state.scheduled = true }
-            return !state.scheduled && !state.closed
+        let wait: Double? = persisted.withLock { state in
+            guard !state.scheduled && !state.closed else { return nil }
+            state.scheduled = true
+            return max(delay, 2 * state.lastSaveSeconds)
         }
-        guard shouldSchedule else { return }
-        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+        guard let wait else { return }
+        queue.asyncAfter(deadline: .now() + wait) { [weak self] in
             self?.persistNow(log: log)
         }
     }
@@ -99,6 +104,13 @@ final class EngineIndex: Sendable {
         due = persisted.withLock { state in
             state.scheduled = false
             return state.closed ? [] : due.filter { state.generations[$0.key] != $0.snapshot.generation }
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer {
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            if !due.isEmpty { persisted.withLock { $0.lastSaveSeconds = seconds } }
         }
         for (key, snapshot) in due {
             do {
