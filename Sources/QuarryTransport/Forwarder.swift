@@ -16,12 +16,21 @@ public enum Forwarder {
         startDaemon: (() throws -> Void)?,
         log: @escaping @Sendable (String) -> Void
     ) throws -> Int32 {
+        try run(socketPath: socketPath, input: STDIN_FILENO, output: STDOUT_FILENO, startDaemon: startDaemon, log: log)
+    }
+
+    /// The same with any descriptors in place of stdin/stdout (tests use pipes).
+    static func run(
+        socketPath: String, input: Int32, output: Int32,
+        startDaemon: (() throws -> Void)?, log: @escaping @Sendable (String) -> Void
+    ) throws -> Int32 {
         ignoreSIGPIPE()
-        let socket = try connect(socketPath, startDaemon: startDaemon, log: log)
-        spawnPump(ByteCopy(from: STDIN_FILENO, to: socket, name: "stdin → socket", log: log))
-        let ok = ByteCopy(from: socket, to: STDOUT_FILENO, name: "socket → stdout", log: log).run()
-        // Not closed: the stdin pump may still hold it; shutting down makes its writes fail.
-        shutdown(socket, Int32(SHUT_RDWR))
+        let socket = SharedDescriptor(try connect(socketPath, startDaemon: startDaemon, log: log))
+        spawnPump(ByteCopy(from: input, to: socket.fd, name: "stdin → socket", log: log), socket: socket)
+        let ok = ByteCopy(from: socket.fd, to: output, name: "socket → stdout", log: log).run()
+        // The stdin pump may still be blocked reading; shutting down makes its writes fail.
+        shutdown(socket.fd, Int32(SHUT_RDWR))
+        socket.release()
         return ok ? 0 : 1
     }
 
@@ -75,26 +84,50 @@ public enum Forwarder {
         return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
-    private static func spawnPump(_ copy: ByteCopy) {
+    private static func spawnPump(_ copy: ByteCopy, socket: SharedDescriptor) {
+        final class Job: Sendable {
+            let copy: ByteCopy
+            let socket: SharedDescriptor
+            init(_ copy: ByteCopy, _ socket: SharedDescriptor) { self.copy = copy; self.socket = socket }
+        }
         var thread = pthread_t()
-        let context = Unmanaged.passRetained(copy).toOpaque()
+        let context = Unmanaged.passRetained(Job(copy, socket)).toOpaque()
         let status = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
-            let copy = Unmanaged<ByteCopy>.fromOpaque(context).takeRetainedValue()
-            _ = copy.run()
-            if copy.from == STDIN_FILENO { shutdown(copy.to, Int32(SHUT_WR)) }  // tell the daemon input ended
+            let job = Unmanaged<Job>.fromOpaque(context).takeRetainedValue()
+            _ = job.copy.run()
+            shutdown(job.socket.fd, Int32(SHUT_WR))  // tells the daemon input ended
+            job.socket.release()
             return nil
         }, context)
         if status == 0 {
             pthread_detach(thread)
         } else {
-            Unmanaged<ByteCopy>.fromOpaque(context).release()
+            Unmanaged<Job>.fromOpaque(context).release()
+            socket.release()
             copy.log("cannot start the stdin pump: \(String(cString: strerror(status)))")
         }
     }
 
     private static func ignoreSIGPIPE() {
         signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+/// A descriptor used by both pumps, closed by whichever finishes last.
+final class SharedDescriptor: @unchecked Sendable {
+    let fd: Int32
+    private let lock = Lock()
+    private var owners = 2  // guarded by lock
+
+    init(_ fd: Int32) { self.fd = fd }
+
+    func release() {
+        let last = lock.withLock {
+            owners -= 1
+            return owners == 0
+        }
+        if last { Glibc.close(fd) }
     }
 }
 

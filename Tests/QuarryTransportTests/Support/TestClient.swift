@@ -4,7 +4,7 @@ import QuarryTransport
 /// A blocking Unix-socket (or pipe) peer, as a real client would be.
 final class TestClient {
     let readFD: Int32
-    let writeFD: Int32
+    private(set) var writeFD: Int32
     private var decoder = FrameDecoder(maxMessageSize: 64 << 20)
     private var pending: [FrameEvent] = []
 
@@ -40,7 +40,14 @@ final class TestClient {
 
     deinit {
         close(readFD)
-        if writeFD != readFD { close(writeFD) }
+        if writeFD != readFD && writeFD >= 0 { close(writeFD) }
+    }
+
+    /// Ends our output on a pipe pair (sockets use `shutdownWrite`).
+    func closeWrite() {
+        guard writeFD != readFD, writeFD >= 0 else { return }
+        close(writeFD)
+        writeFD = -1
     }
 
     func send(_ bytes: [UInt8]) {
