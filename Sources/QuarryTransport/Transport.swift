@@ -1,3 +1,12 @@
+// QuarryTransport — how do bytes get in and out of the daemon?
+//
+// Framing/      pure values: detect the framing, decode inbound frames, encode outbound ones.
+// Loop/         the libuv loop thread, the cross-thread mailbox, handle ownership.
+// Connections/  one peer: reading, the bounded outbound queue with coalescing.
+// Listeners/    stdio and the Unix-socket listener (claiming the path, stale-file recovery).
+// Forwarder     the client side of `quarry connect`.
+// It moves frames; it knows nothing of JSON-RPC or search.
+
 import CTransportShims
 import Glibc
 
