@@ -162,6 +162,28 @@ final class TransportSocketTests: XCTestCase {
         server.stop()
     }
 
+    func testStopGivesUpOnAClientThatNeverReads() throws {
+        var configuration = TransportConfiguration()
+        configuration.stopGracePeriodMilliseconds = 50
+        let server = try start(configuration)
+        let sluggish = try TestClient(socketPath: socketPath)
+        let id = try XCTUnwrap(server.delegate.opened(count: 1).first)
+        for _ in 0..<40 { server.transport.send([UInt8](repeating: 1, count: 100 * 1024), to: id) }
+        XCTAssertTrue(server.stop(), "run returns although output was still queued")
+        XCTAssertTrue(server.delegate.events.closed(id))
+        withExtendedLifetime(sluggish) {}
+    }
+
+    func testListenWhileRunning() throws {
+        let server = try RunningTransport { _ in }
+        try server.transport.listen(on: SocketListenerOptions(path: socketPath))
+        let client = try TestClient(socketPath: socketPath)  // the fd listens already; accept follows
+        client.send("{\"late\":\"listener\"}", framing: .contentLength)
+        XCTAssertEqual(client.nextText(), "{\"late\":\"listener\"}")
+        XCTAssertTrue(server.stop())
+        XCTAssertFalse(directory.exists("quarry.sock"))
+    }
+
     func testStopRemovesTheSocketFileAndRunReturns() throws {
         let server = try start()
         _ = try TestClient(socketPath: socketPath)
