@@ -32,6 +32,11 @@ public final class Transport: Sendable {
         qt_ignore_sigpipe()
     }
 
+    /// A transport that never ran still holds what `listen` and `attachStdio` claimed.
+    deinit {
+        for leftover in mailbox.close() { leftover.release() }
+    }
+
     /// Makes stdin/stdout one connection of kind `.stdio`. EOF on stdin ends its input.
     public func attachStdio() throws {
         try attachStreams(input: STDIN_FILENO, output: STDOUT_FILENO)

@@ -34,11 +34,11 @@ public struct TransportConfiguration: Sendable {
     /// How long `stop()` waits for queued output before closing connections anyway.
     public var stopGracePeriodMilliseconds: UInt64 = 2_000
 
-    public init() {}
-
-    public init(maxMessageSize: Int = 64 << 20, coalescingThreshold: Int = 1 << 20, maxQueuedBytes: Int = 256 << 20) {
+    public init(maxMessageSize: Int = 64 << 20, coalescingThreshold: Int = 1 << 20, maxQueuedBytes: Int = 256 << 20,
+                stopGracePeriodMilliseconds: UInt64 = 2_000) {
         self.maxMessageSize = maxMessageSize
         self.coalescingThreshold = coalescingThreshold
         self.maxQueuedBytes = maxQueuedBytes
+        self.stopGracePeriodMilliseconds = stopGracePeriodMilliseconds
     }
 }

@@ -195,6 +195,17 @@ final class TransportSocketTests: XCTestCase {
         XCTAssertFalse(directory.exists("quarry.sock"), "a listen after stop leaves nothing behind")
     }
 
+    func testATransportThatNeverRanReleasesItsSocket() throws {
+        do {
+            let unused = Transport(log: { _ in })
+            try unused.listen(on: SocketListenerOptions(path: socketPath))
+            XCTAssertTrue(directory.exists("quarry.sock"))
+        }
+        XCTAssertFalse(directory.exists("quarry.sock"))
+        let server = try start()  // the lock was released too
+        server.stop()
+    }
+
     func testStaleSocketIsReplaced() throws {
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         XCTAssertEqual(SocketBinder.withAddress(socketPath) { bind(stale, $0, $1) }, 0)

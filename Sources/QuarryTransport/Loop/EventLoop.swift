@@ -84,13 +84,14 @@ final class EventLoop {
         case .stop:
             beginStop()
         case .attachStdio(let input, let output):
-            guard !stopping, let (inputSide, outputSide) = StdioAttachment.open(input: input, output: output, on: self)
-            else { return }
-            open(kind: .stdio, input: inputSide, output: outputSide)
+            if stopping {
+                command.release()
+            } else if let (inputSide, outputSide) = StdioAttachment.open(input: input, output: output, on: self) {
+                open(kind: .stdio, input: inputSide, output: outputSide)
+            }
         case .adoptListener(let socket):
             if stopping {
-                Glibc.close(socket.fd)
-                socket.removeFileAndUnlock()
+                command.release()
             } else if let listener = UnixSocketListener(socket: socket, loop: self) {
                 listeners.append(listener)
             }
@@ -136,18 +137,7 @@ final class EventLoop {
         guard stopping, connections.isEmpty, let async else { return }
         self.async = nil
         // Closed under the mailbox lock before the handle goes: no sender can touch it after.
-        for leftover in mailbox.close() {
-            switch leftover {
-            case .adoptListener(let socket):
-                Glibc.close(socket.fd)
-                socket.removeFileAndUnlock()
-            case .attachStdio(let input, let output):
-                Glibc.close(input.fd)
-                Glibc.close(output.fd)
-            case .send, .close, .stop:
-                break
-            }
-        }
+        for leftover in mailbox.close() { leftover.release() }
         UVHandle.close(async)
         for signal in signals { UVHandle.close(signal) }
         signals = []

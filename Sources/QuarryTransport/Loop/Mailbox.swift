@@ -1,5 +1,6 @@
 import CLibUV
 import CTransportShims
+import Glibc
 
 /// Work posted to the loop thread from any thread.
 enum LoopCommand: Sendable {
@@ -8,6 +9,22 @@ enum LoopCommand: Sendable {
     case stop
     case attachStdio(input: StdioDescriptor, output: StdioDescriptor)
     case adoptListener(BoundSocket)
+}
+
+extension LoopCommand {
+    /// Gives back what a command that will never run holds: descriptors, a claimed socket path.
+    func release() {
+        switch self {
+        case .adoptListener(let socket):
+            Glibc.close(socket.fd)
+            socket.removeFileAndUnlock()
+        case .attachStdio(let input, let output):
+            Glibc.close(input.fd)
+            Glibc.close(output.fd)
+        case .send, .close, .stop:
+            break
+        }
+    }
 }
 
 /// The only way into the loop from other threads.
