@@ -40,6 +40,11 @@ final class FrameDecoderTests: XCTestCase {
         XCTAssertEqual(decoder.framing, .contentLength)
     }
 
+    func testStrayNewlinesBetweenFramesAreTolerated() {
+        let input = bytes("Content-Length: 2\r\n\r\n{}\n\r\nContent-Length: 2\r\n\r\n[]")
+        XCTAssertEqual(feedBytewise(input), [frame("{}"), frame("[]")])
+    }
+
     func testManyFramesInOneRead() {
         let payloads = (0..<500).map { "{\"id\":\($0)}" }
         let input = payloads.flatMap { FrameEncoder.encode(bytes($0), as: .contentLength) }

@@ -36,6 +36,35 @@ final class TransportStdioTests: XCTestCase {
         XCTAssertTrue(peer.readsEOF(), "stop closes stdout")
     }
 
+    func testNonBlockingModeDoesNotLeakIntoTheCallersDescriptors() throws {
+        // libuv makes its pipes non-blocking; a stderr sharing stdout's file
+        // description (2>&1) would then see EAGAIN. Our reopened descriptors keep it to us.
+        let input = pipePair(), output = pipePair()
+        let server = try RunningTransport { try $0.attachStreams(input: input.read, output: output.write) }
+        let peer = TestClient(readFD: output.read, writeFD: input.write)
+        peer.send("{}\n")
+        XCTAssertEqual(peer.nextText(), "{}")
+        XCTAssertEqual(fcntl(output.write, F_GETFL) & O_NONBLOCK, 0)
+        XCTAssertEqual(fcntl(input.read, F_GETFL) & O_NONBLOCK, 0)
+        XCTAssertTrue(server.stop())
+        close(input.read)
+        close(output.write)
+    }
+
+    func testClosedStandardDescriptorsAreReopenedOnDevNull() throws {
+        let saved = dup(STDIN_FILENO)
+        defer {
+            dup2(saved, STDIN_FILENO)
+            close(saved)
+        }
+        close(STDIN_FILENO)
+        _ = Transport(log: { _ in })
+        var info = stat(), devNull = stat()
+        XCTAssertEqual(fstat(STDIN_FILENO, &info), 0, "fd 0 is open again")
+        XCTAssertEqual(stat("/dev/null", &devNull), 0)
+        XCTAssertEqual(info.st_rdev, devNull.st_rdev)
+    }
+
     func testRegularFileAsInput() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/input.ndjson"

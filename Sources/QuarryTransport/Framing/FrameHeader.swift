@@ -8,7 +8,7 @@ enum FrameHeader {
             let lineEnd = lineEnd(in: block, from: lineStart)
             let line = block[lineStart..<lineEnd]
             lineStart = min(lineEnd + 2, block.endIndex)
-            if line.isEmpty { continue }
+            if trimmed(line).isEmpty { continue }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
                 return .failure(.invalidHeader("malformed header line (no colon)"))
             }
@@ -40,9 +40,14 @@ enum FrameHeader {
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var lower = bytes.startIndex, upper = bytes.endIndex
-        while lower < upper, bytes[lower] == 32 || bytes[lower] == 9 { lower += 1 }
-        while upper > lower, bytes[upper - 1] == 32 || bytes[upper - 1] == 9 { upper -= 1 }
+        // Also CR/LF: a stray newline after the previous body lands at the start of the next block.
+        while lower < upper, isSpace(bytes[lower]) { lower += 1 }
+        while upper > lower, isSpace(bytes[upper - 1]) { upper -= 1 }
         return bytes[lower..<upper]
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 32 || byte == 9 || byte == 13 || byte == 10
     }
 
     private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: [UInt8]) -> Bool {
