@@ -21,6 +21,8 @@ final class EventLoop {
     private var signals: [UnsafeMutableRawPointer] = []
     private var graceTimer: UnsafeMutableRawPointer?
     private var stopping = false
+    /// Loop memory may only be freed once `uv_loop_close` succeeded.
+    private var loopClosed = false
 
     init?(transport: Transport, delegate: TransportDelegate, mailbox: Mailbox,
           configuration: TransportConfiguration, log: @escaping @Sendable (String) -> Void) {
@@ -42,7 +44,7 @@ final class EventLoop {
 
     deinit {
         readBuffer.deallocate()
-        loop.deallocate()
+        if loopClosed { loop.deallocate() }
     }
 
     /// Runs until `stop` has closed every handle.
@@ -56,8 +58,15 @@ final class EventLoop {
         for signal in [SIGINT, SIGTERM] { watch(signal) }
         mailbox.open(async: async)
         uv_run(loop, UV_RUN_DEFAULT)
-        // A file read still on the thread pool keeps the loop busy; let it finish.
-        while uv_loop_close(loop) == UV_EBUSY.rawValue { uv_run(loop, UV_RUN_ONCE) }
+        // A file read still on the thread pool keeps the loop busy; let it finish, within reason.
+        for _ in 0..<100 {
+            if uv_loop_close(loop) != UV_EBUSY.rawValue {
+                loopClosed = true
+                return
+            }
+            uv_run(loop, UV_RUN_ONCE)
+        }
+        log("event loop still busy after stop; leaving it open")
     }
 
     private func watch(_ signal: Int32) {
