@@ -14,7 +14,8 @@ extension Engine {
     /// the stored records once the rows are in.
     public func importRecords(
         index name: String, from path: String, format: ImportFormat? = nil, settings: JSONObject? = nil,
-        skipInvalid: Bool = false, progress: @Sendable (ImportProgress) -> Void = { _ in }
+        skipInvalid: Bool = false, progress: @Sendable (ImportProgress) -> Void = { _ in },
+        isCancelled: @Sendable () -> Bool = { false }
     ) throws(EngineError) -> ImportReceipt {
         let clock = ContinuousClock()
         let start = clock.now
@@ -38,7 +39,8 @@ extension Engine {
                     try store.replaceSettings(merged)
                     try plan?.apply(to: store)
                 }
-                let counts = try Self.storeAll(from: &reader, into: store, skipInvalid: skipInvalid, progress: progress)
+                let counts = try Self.storeAll(
+                    from: &reader, into: store, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled)
                 return (counts, .rebuild(only: nil))
             }
             if let plan { finish(plan, primary: name) }
@@ -63,15 +65,18 @@ extension Engine {
     /// Reads every item and upserts the good ones; runs inside the transaction.
     private static func storeAll(
         from reader: inout any ImportReader, into store: IndexStore, skipInvalid: Bool,
-        progress: (ImportProgress) -> Void
+        progress: (ImportProgress) -> Void, isCancelled: () -> Bool
     ) throws(EngineError) -> ImportCounts {
         var counts = ImportCounts()
         var throttle = ImportProgressThrottle()
-        func report(final: Bool) {
+        // Reports progress when due and, at the same moments, gives up if the
+        // caller cancelled: the transaction then rolls back.
+        func report(final: Bool) throws(EngineError) {
+            guard final || throttle.isDue(records: counts.imported + counts.skipped) else { return }
             let bytes = reader.bytes
-            let snapshot = ImportProgress(
-                bytesRead: bytes.offset, totalBytes: bytes.totalBytes, records: counts.imported, skipped: counts.skipped)
-            if final || throttle.isDue(records: counts.imported + counts.skipped) { progress(snapshot) }
+            progress(ImportProgress(
+                bytesRead: bytes.offset, totalBytes: bytes.totalBytes, records: counts.imported, skipped: counts.skipped))
+            if isCancelled() { throw .cancelled }
         }
         while let item = try reader.next() {
             do throws(EngineError) {
@@ -88,9 +93,9 @@ extension Engine {
                 counts.skipped += 1
                 if counts.reasons.count < maxSkippedReasons { counts.reasons.append(error.description) }
             }
-            report(final: false)
+            try report(final: false)
         }
-        report(final: true)
+        try report(final: true)
         return counts
     }
 }

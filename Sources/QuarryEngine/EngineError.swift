@@ -12,6 +12,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// Another process (a running quarry daemon) holds the data directory's lock.
     case directoryLocked(String)
+    /// The caller asked a long operation (an import) to stop; nothing was written.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .storage(let reason): "storage error: \(reason)"
         case .directoryLocked(let directory):
             "another quarry daemon owns \(directory); use `quarry connect` to talk to it"
+        case .cancelled: "cancelled"
         }
     }
 }

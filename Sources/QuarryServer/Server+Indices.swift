@@ -66,8 +66,8 @@ extension Server {
                     skipInvalid: request.skipInvalid,
                     progress: { progress in
                         context.notify(ProgressNotification(token: token, progress: progress), coalescingKey: "progress:\(JSONWriter.string(token))")
-                        return !context.token.isCancelled
-                    })
+                    },
+                    isCancelled: { context.token.isCancelled })
             }
         } catch {
             context.notify(ProgressNotification(token: token, kind: .end, message: "failed: \(error.message)"))
@@ -108,7 +108,9 @@ extension ResponseError {
         case .indexNotFound:
             self = .invalidParams("invalid params: \(error)", parameter: "index")
         case .invalidRecord:
-            self = .invalidParams("invalid params: \(error)", parameter: "objects")
+            self = .invalidParams("invalid params: \(error)")
+        case .cancelled:
+            self = .cancelled
         default:
             self = .internalError("internal error: \(error)")
         }
