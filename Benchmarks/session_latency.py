@@ -147,20 +147,20 @@ def report(label, session, one_shot):
     print(f"{label:<10} session minus one-shot, per key    p50={deltas[len(deltas) // 2] / 1e6:+8.2f} ms")
 
 
-def measure_fanout(path, connections, changes):
+def measure_fanout(path, connections, changes, session):
     clients = [Client(path) for _ in range(connections)]
     for client in clients:
         client.call("initialize")
-    clients[0].call("openSession", {"session": "fan", "searchers": [{"type": "hits", "index": "small", "hitsPerPage": 20}]})
+    clients[0].call("openSession", {"session": session, "searchers": [{"type": "hits", "index": "small", "hitsPerPage": 20}]})
     for client in clients[1:]:
-        client.call("openSession", {"session": "fan"})
+        client.call("openSession", {"session": session})
     selector = selectors.DefaultSelector()
     for client in clients:
         selector.register(client.sock, selectors.EVENT_READ, client)
     samples = []
     for change in range(changes + 10):
         start = time.perf_counter_ns()
-        version = clients[0].call("setQuery", {"session": "fan", "query": WORDS[change % len(WORDS)][: 1 + change % 3]})["stateVersion"]
+        version = clients[0].call("setQuery", {"session": session, "query": WORDS[change % len(WORDS)][: 1 + change % 3]})["stateVersion"]
         waiting = set(range(connections))
         done = lambda c: any(results_of(version)(m) for m in c.pending)
         waiting = {i for i in waiting if not done(clients[i])}
@@ -203,8 +203,10 @@ def run(binary, count, rounds):
             client.call("importFile", {"index": "small", "path": small, "settings": {
                 "attributesForFaceting": ["searchable(brand)", "category", "color", "rating", "price"]}})
             report("1000 docs", *measure_keystrokes(client, "small", rounds))
-            fan = quantiles(measure_fanout(path, 100, 100))
-            print(f"fan-out 100 connections (1k docs) setQuery→last resultsUpdated  p50={fan[0]:8.2f} ms  p99={fan[1]:8.2f} ms  n={fan[2]}")
+            for connections in (1, 100):
+                fan = quantiles(measure_fanout(path, connections, 100, session=f"fan{connections}"))
+                print(f"fan-out {connections:>3} connections (1k docs) setQuery→last resultsUpdated  "
+                      f"p50={fan[0]:8.2f} ms  p99={fan[1]:8.2f} ms  n={fan[2]}")
         finally:
             process.terminate()
             process.wait()
