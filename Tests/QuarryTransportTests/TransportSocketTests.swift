@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import XCTest
 @testable import QuarryTransport
@@ -63,6 +64,24 @@ final class TransportSocketTests: XCTestCase {
         let events = server.delegate.events
         XCTAssertEqual(events.openIDs.count, 8)
         XCTAssertTrue(events.openIDs.allSatisfy { events.closed($0) }, "stop closes every connection")
+    }
+
+    func testManyClientsOnManyThreads() throws {
+        let server = try start()
+        let path = socketPath
+        let mismatches = Counter()
+        DispatchQueue.concurrentPerform(iterations: 32) { c in
+            guard let client = try? TestClient(socketPath: path) else { return mismatches.add() }
+            for round in 0..<20 {
+                let text = "{\"client\":\(c),\"round\":\(round)}"
+                client.send(text, framing: c % 4 < 2 ? .contentLength : .newlineDelimited)
+                if client.nextText() != text { mismatches.add() }
+                if round == 0 && c % 2 == 1 { break }  // odd clients leave early, mid-stream for others
+            }
+        }
+        XCTAssertEqual(mismatches.value, 0)
+        XCTAssertTrue(server.stop())
+        XCTAssertEqual(server.delegate.events.openIDs.count, 32)
     }
 
     func testClientThatNeverReadsDoesNotBlockOthersAndIsCoalesced() throws {
@@ -267,4 +286,12 @@ final class TransportSocketTests: XCTestCase {
         XCTAssertNotNil(server.delegate.waitUntil { $0.contains(.signal(SIGTERM)) })
         XCTAssertTrue(server.stop())
     }
+}
+
+/// A thread-safe tally for tests that run clients in parallel.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0  // guarded by lock
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
