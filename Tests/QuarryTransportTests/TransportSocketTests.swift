@@ -49,6 +49,18 @@ final class TransportSocketTests: XCTestCase {
         server.stop()
     }
 
+    func testLargeFramesRoundTripInBothFramings() throws {
+        let server = try start()
+        let body = "[" + String(repeating: "\"0123456789\",", count: 500_000) + "0]"  // ~6.5 MB
+        for framing in [Framing.contentLength, .newlineDelimited] {
+            let client = try TestClient(socketPath: socketPath)
+            client.send(body, framing: framing)
+            let echoed = client.nextText()
+            XCTAssertTrue(echoed == body, "\(framing): \(echoed?.utf8.count ?? -1) bytes back of \(body.utf8.count)")
+        }
+        server.stop()
+    }
+
     func testSeveralClientsAtOnce() throws {
         let server = try start()
         let clients = try (0..<8).map { _ in try TestClient(socketPath: socketPath) }
@@ -206,7 +218,9 @@ final class TransportSocketTests: XCTestCase {
     func testStopRemovesTheSocketFileAndRunReturns() throws {
         let server = try start()
         _ = try TestClient(socketPath: socketPath)
-        XCTAssertTrue(directory.exists("quarry.sock"))
+        var info = stat()
+        XCTAssertEqual(lstat(socketPath, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "only the owner may connect")
         XCTAssertTrue(server.stop())
         XCTAssertFalse(directory.exists("quarry.sock"))
         server.transport.send([1], to: ConnectionID(rawValue: 1))  // no-op after stop
