@@ -34,6 +34,8 @@ final class TransportSocketTests: XCTestCase {
                 client.send("{\"id\":\(i)}", framing: framing)
                 XCTAssertEqual(client.nextText(), "{\"id\":\(i)}")
             }
+            for byte in FrameEncoder.encode(Array("{\"slow\":true}".utf8), as: framing) { client.send([byte]) }
+            XCTAssertEqual(client.nextText(), "{\"slow\":true}")
         }
         XCTAssertEqual(server.delegate.opened(count: 2).count, 2)
         XCTAssertTrue(server.stop())
@@ -178,6 +180,9 @@ final class TransportSocketTests: XCTestCase {
         closer.send("close-me", framing: .contentLength)
         XCTAssertEqual(closer.nextText(), "close-me")
         XCTAssertTrue(closer.readsEOF())
+        let closerID = server.delegate.opened(count: 1)[0]
+        server.transport.send(Array("ignored".utf8), to: closerID)  // send after close: a no-op
+        server.transport.close(closerID)
 
         let halfClosed = try TestClient(socketPath: socketPath)
         halfClosed.send("{\"last\":1}", framing: .newlineDelimited)
