@@ -16,7 +16,7 @@ public final class Server: Sendable {
     let log: @Sendable (String) -> Void
     let connections = Locked<[ConnectionID: ServerConnection]>([:])
     let lifecycle = Locked(LifecycleState())
-    let readPool: BoundedPool
+    let readPool: FairPool
     let writeQueues = KeyedSerialQueues(label: "quarry.write")
 
     struct LifecycleState: Sendable {
@@ -32,7 +32,7 @@ public final class Server: Sendable {
         self.engine = engine
         self.sink = sink
         self.log = log
-        readPool = BoundedPool(label: "quarry.read", width: configuration.searchConcurrency)
+        readPool = FairPool(width: configuration.searchConcurrency)
     }
 
     /// The code the process should exit with once the loop has returned.
@@ -72,25 +72,31 @@ public final class Server: Sendable {
         connection.queue.async { self.send(OutgoingMessage.error(reply, id: nil), to: id) }
     }
 
+    /// The peer's input ended. Replies still owed are sent (a client that
+    /// half-closes after its last request still gets them); then a socket
+    /// connection is closed and stdio ends the daemon.
     public func connectionClosed(_ id: ConnectionID) {
         guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
-        switch connection.kind {
-        case .stdio:
-            // End of the editor's input: answer what is still owed, then end the daemon.
-            connection.queue.async {
-                connection.pending.notify(queue: connection.queue) {
+        connection.queue.async {
+            connection.pending.notify(queue: connection.queue) {
+                switch connection.kind {
+                case .stdio:
                     self.stop(exitCode: connection.phase == .shutDown ? 0 : 1)
+                case .socket:
+                    self.sink.close(id)
+                    self.socketClientLeft()
                 }
             }
-        case .socket:
-            connection.cancelAll()  // nobody is left to read the replies
-            let idle = lifecycle.withLock { state -> Int? in
-                state.socketClients -= 1
-                state.idleGeneration += 1
-                return state.socketClients == 0 && !state.hasStdio ? state.idleGeneration : nil
-            }
-            if let idle { scheduleIdleStop(generation: idle) }
         }
+    }
+
+    private func socketClientLeft() {
+        let idle = lifecycle.withLock { state -> Int? in
+            state.socketClients -= 1
+            state.idleGeneration += 1
+            return state.socketClients == 0 && !state.hasStdio ? state.idleGeneration : nil
+        }
+        if let idle { scheduleIdleStop(generation: idle) }
     }
 
     public func terminationSignal(_ signal: Int32) {
