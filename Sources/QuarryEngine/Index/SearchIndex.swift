@@ -1,0 +1,106 @@
+import QuarryJSON
+
+public typealias DocID = UInt32
+
+/// Immutable snapshot of one index's derived search structures: what a search reads.
+///
+/// Layout: a list of `Segment`s, oldest (largest) first, each with a bitset of its deleted ordinals.
+/// `build()` makes one segment. `updating()` appends a segment built from the batch's records, marks
+/// replaced and deleted documents dead in older segments (copying only their small bitsets), then merges
+/// trailing segments while the merge stays small (`eagerMergeLimit`). Merges that would rewrite large
+/// segments are left to `compacted()`, which the owner runs off the write path when `needsCompaction`.
+/// Snapshots share every unchanged array (copy-on-write), so readers of the old one never wait.
+public final class SearchIndex: Sendable {
+    let settings: IndexSettings
+    let layout: SearchableLayout
+    let order: StaticOrder
+    let segments: [Segment]
+    /// Deleted ordinals per segment, same indices as `segments`.
+    let dead: [Bitset]
+
+    /// Merges touching at most this many documents run inside `updating()`.
+    static let eagerMergeLimit = 20_000
+    /// More segments than this make `needsCompaction` true.
+    static let compactionSegmentCount = 6
+
+    init(settings: IndexSettings, layout: SearchableLayout, order: StaticOrder, segments: [Segment], dead: [Bitset]) {
+        self.settings = settings
+        self.layout = layout
+        self.order = order
+        self.segments = segments
+        self.dead = dead
+    }
+
+    public static func build(settings: IndexSettings, records: some Sequence<(DocID, JSONObject)>) -> SearchIndex {
+        let layout = SearchableLayout(settings: settings)
+        let order = StaticOrder(settings: settings)
+        var builder = SegmentBuilder(layout: layout, order: order)
+        // Later records with the same docID replace earlier ones, as a write batch would.
+        var seen: [DocID: Int] = [:]
+        var list: [(DocID, JSONObject)] = []
+        for (id, record) in records {
+            if let at = seen[id] { list[at] = (id, record) } else { seen[id] = list.count; list.append((id, record)) }
+        }
+        for (id, record) in list { builder.add(docID: id, record: record) }
+        let segment = builder.finish()
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: [segment],
+                           dead: [Bitset(capacity: segment.count)])
+    }
+
+    public var documentCount: Int {
+        zip(segments, dead).reduce(0) { $0 + $1.0.count - $1.1.count }
+    }
+
+    /// True when enough small segments piled up that `compacted()` would speed searches up.
+    public var needsCompaction: Bool {
+        segments.count > Self.compactionSegmentCount
+            || zip(segments, dead).contains { $0.1.count * 2 > $0.0.count && $0.1.count > 0 }
+    }
+
+    public func updating(upserts: [(DocID, JSONObject)], deletions: [DocID]) -> SearchIndex {
+        var dead = self.dead
+        // Last upsert of an id wins inside the batch; an id both deleted and upserted ends up upserted.
+        var latest: [DocID: Int] = [:]
+        for (i, (id, _)) in upserts.enumerated() { latest[id] = i }
+        for id in deletions + upserts.map(\.0) {
+            for (s, segment) in segments.enumerated() {
+                if let ordinal = segment.ordinal(of: id) { dead[s].insert(ordinal) }
+            }
+        }
+        var segments = self.segments
+        if !latest.isEmpty {
+            var builder = SegmentBuilder(layout: layout, order: order)
+            for (i, (id, record)) in upserts.enumerated() where latest[id] == i {
+                builder.add(docID: id, record: record)
+            }
+            let segment = builder.finish()
+            segments.append(segment)
+            dead.append(Bitset(capacity: segment.count))
+        }
+        // Tiered merging: fold the newest segment into its predecessor while that stays cheap and the
+        // predecessor is not much larger (so each document is rewritten O(log n) times).
+        while segments.count >= 2 {
+            let a = segments.count - 2, b = segments.count - 1
+            let liveA = segments[a].count - dead[a].count, liveB = segments[b].count - dead[b].count
+            guard liveA + liveB <= Self.eagerMergeLimit, liveA <= 4 * max(liveB, 1) || liveA + liveB <= 2_000 else { break }
+            let merged = merge(segments[a...b], dead[a...b])
+            segments.replaceSubrange(a...b, with: [merged])
+            dead.replaceSubrange(a...b, with: [Bitset(capacity: merged.count)])
+        }
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
+    }
+
+    /// One segment holding every live document: the snapshot searches fastest, costing a full rewrite.
+    public func compacted() -> SearchIndex {
+        guard segments.count > 1 || dead.first.map({ $0.count > 0 }) == true else { return self }
+        let merged = merge(segments[...], dead[...])
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: [merged],
+                           dead: [Bitset(capacity: merged.count)])
+    }
+
+    private func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>) -> Segment {
+        var builder = SegmentBuilder(layout: layout, order: order)
+        for (segment, deadSet) in zip(parts, deadParts) { builder.add(segment: segment, dead: deadSet) }
+        return builder.finish()
+    }
+}
