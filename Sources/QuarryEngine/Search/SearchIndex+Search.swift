@@ -1,0 +1,142 @@
+import QuarryJSON
+
+/// Given a query, which documents are the hits of the requested page, in which order?
+///
+/// Per segment: match each query word against the dictionary (`TypoMatcher`), intersect postings into
+/// candidates (`Candidates`, which also yields typo, exact and attribute per document), then keep the
+/// best `(page + 1) × hitsPerPage` with a bounded heap over packed `RankingKey`s. Proximity needs
+/// positions, so it is computed only for candidates whose key with the best possible proximity could
+/// still enter the heap. Segments' winners are merged with `HitOrder`; only the page's records are read.
+extension SearchIndex {
+    public func search(_ parameters: SearchParameters, records: RecordSource) throws(EngineError) -> SearchResponse {
+        let started = ContinuousClock.now
+        let words = QueryWords.parse(parameters)
+        let hitsPerPage = parameters.hitsPerPage
+        let (product, overflow) = (parameters.page + 1).multipliedReportingOverflow(by: hitsPerPage)
+        let wanted = min(overflow ? Int.max : product, parameters.paginationLimitedTo)
+        let pageStart = parameters.page * hitsPerPage
+        let layout = RankingLayout(ranking: settings.ranking)
+
+        var matchedTerms: [[MatchedTerms]] = []
+        var ranked: [RankedDocument] = []
+        let nbHits: Int
+        if words.isEmpty {
+            nbHits = documentCount
+            ranked = staticTop(wanted, layout: layout)
+        } else {
+            var candidates: [Candidates] = []
+            for (s, segment) in segments.enumerated() {
+                let matcher = TypoMatcher(dictionary: segment.dictionary)
+                let terms = words.map { matcher.match($0) }
+                matchedTerms.append(terms)
+                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms)
+                if let restricted = parameters.restrictSearchableAttributes {
+                    restrict(&found, segment: segment, words: terms, to: restricted)
+                }
+                candidates.append(found)
+            }
+            applyTypoMode(parameters.typoTolerance, to: &candidates)
+            nbHits = candidates.reduce(0) { $0 + $1.count }
+            for s in segments.indices {
+                ranked += best(wanted, of: candidates[s], segment: s, words: matchedTerms[s], layout: layout)
+            }
+        }
+        if segments.count > 1 {
+            let order = HitOrder(layout: layout, order: self.order, segments: segments)
+            ranked.sort(by: order.precedes)
+        }
+        var hits: [JSONObject] = []
+        if pageStart < min(wanted, ranked.count) {
+            var builder = HitBuilder(index: self, parameters: parameters, words: words)
+            for document in ranked[pageStart..<min(wanted, ranked.count)] {
+                let terms = matchedTerms.isEmpty ? [] : matchedTerms[document.segment]
+                hits.append(builder.hit(document, terms: terms, records: records))
+            }
+        }
+        let pages = hitsPerPage == 0 ? 0 : min((nbHits + hitsPerPage - 1) / hitsPerPage,
+                                               (parameters.paginationLimitedTo + hitsPerPage - 1) / hitsPerPage)
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
+                              processingTimeMS: milliseconds, query: parameters.query, params: nil,
+                              exhaustiveNbHits: true, exhaustiveTypo: true)
+    }
+
+    /// Empty query: every live document matches; the first ordinals of each segment are its best.
+    private func staticTop(_ wanted: Int, layout: RankingLayout) -> [RankedDocument] {
+        var result: [RankedDocument] = []
+        for (s, segment) in segments.enumerated() {
+            var taken = 0
+            var ordinal = 0
+            while taken < wanted && ordinal < segment.count {
+                if !dead[s].contains(ordinal) {
+                    var values = RankingLayout.Values()
+                    values.ordinal = ordinal
+                    values.exact = 63
+                    result.append(RankedDocument(segment: s, ordinal: ordinal, key: layout.key(values, sortRanks: segment.sortRanks)))
+                    taken += 1
+                }
+                ordinal += 1
+            }
+        }
+        if segments.count == 1 { result.sort { $0.key < $1.key } }
+        return result
+    }
+
+    /// The `wanted` best candidates of one segment, best first.
+    private func best(_ wanted: Int, of candidates: Candidates, segment s: Int, words: [MatchedTerms],
+                      layout: RankingLayout) -> [RankedDocument] {
+        let segment = segments[s]
+        var top = TopK<Int>(capacity: wanted)
+        let lazyProximity = layout.hasProximity && words.count > 1
+        var matcher = DocumentMatcher(segment: segment, words: words, layout: self.layout, allowedSlots: nil)
+        for i in 0..<candidates.count {
+            var values = RankingLayout.Values()
+            values.typos = Int(candidates.typos[i])
+            values.exact = Int(candidates.exact[i])
+            values.attribute = candidates.attribute[i]
+            values.ordinal = Int(candidates.ordinals[i])
+            if lazyProximity {
+                // Each pair of words is at least one position apart.
+                values.proximity = words.count - 1
+                if top.isFull && !(layout.key(values, sortRanks: segment.sortRanks) < top.threshold) { continue }
+                values.proximity = matcher.evaluate(values.ordinal).proximity
+            }
+            top.insert(layout.key(values, sortRanks: segment.sortRanks), values.ordinal)
+        }
+        return top.sorted().map { RankedDocument(segment: s, ordinal: $0.payload, key: $0.key) }
+    }
+
+    /// `restrictSearchableAttributes`: re-reads each candidate's tokens keeping only the allowed slots.
+    private func restrict(_ candidates: inout Candidates, segment: Segment, words: [MatchedTerms], to names: [String]) {
+        guard !layout.isDynamic else { return }
+        let wanted = Set(names)
+        let allowed = Set(layout.names.indices.filter { wanted.contains(layout.names[$0]) })
+        var matcher = DocumentMatcher(segment: segment, words: words, layout: layout, allowedSlots: allowed)
+        var kept = Candidates()
+        for i in 0..<candidates.count {
+            let match = matcher.evaluate(Int(candidates.ordinals[i]))
+            guard match.matchedWords == words.count else { continue }
+            kept.ordinals.append(candidates.ordinals[i])
+            kept.typos.append(UInt8(min(match.typos, 255)))
+            kept.exact.append(UInt8(min(match.exact, 255)))
+            kept.attribute.append(match.attribute)
+        }
+        candidates = kept
+    }
+
+    /// `typoTolerance: min` keeps only the fewest-typo candidates; `strict` also those with one more.
+    private func applyTypoMode(_ mode: TypoTolerance, to candidates: inout [Candidates]) {
+        let slack: Int
+        switch mode {
+        case .min: slack = 0
+        case .strict: slack = 1
+        case .enabled, .disabled: return
+        }
+        let fewest = candidates.compactMap { $0.typos.min() }.min().map(Int.init) ?? 0
+        for s in candidates.indices where candidates[s].typos.contains(where: { Int($0) > fewest + slack }) {
+            let typos = candidates[s].typos
+            candidates[s].filter { Int(typos[$0]) <= fewest + slack }
+        }
+    }
+}
