@@ -33,9 +33,9 @@ extension Highlighter {
         let end = min(matches.count, max(first - (count - 1) / 2, 0) + count)
         let start = max(0, end - count)
         let window = matches[start..<end]
-        // A window reaching either end of the value keeps the text before/after its words.
-        let from = start == 0 ? 0 : matches[start].start
-        let to = end == matches.count ? bytes.count : matches[end - 1].end
+        // Keep the separators between the cut and the window, so the ellipsis stands apart as in the text.
+        let from = start == 0 ? 0 : matches[start - 1].end
+        let to = end == matches.count ? bytes.count : matches[end].start
         var value = tagged(bytes, window, from: from, to: to)
         if start > 0 { value = ellipsis + value }
         if end < matches.count { value += ellipsis }

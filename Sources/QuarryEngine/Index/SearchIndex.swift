@@ -18,8 +18,18 @@ public final class SearchIndex: Sendable {
     /// Deleted ordinals per segment, same indices as `segments`.
     let dead: [Bitset]
 
-    /// Merges touching at most this many documents run inside `updating()`.
-    static let eagerMergeLimit = 20_000
+    /// When `updating()` folds the newest segment into its predecessor.
+    struct MergePolicy: Sendable {
+        /// Merges touching at most this many live documents run inside `updating()`; larger ones wait for `compacted()`.
+        var eagerLimit = 20_000
+        /// ...and only when the predecessor is at most this many times larger, so each document is rewritten O(log n) times.
+        var ratio = 4
+        /// Below this many documents segments always merge: tiny segments only cost.
+        var floor = 2_000
+
+        static let standard = MergePolicy()
+    }
+
     /// More segments than this make `needsCompaction` true.
     static let compactionSegmentCount = 6
 
@@ -58,6 +68,10 @@ public final class SearchIndex: Sendable {
     }
 
     public func updating(upserts: [(DocID, JSONObject)], deletions: [DocID]) -> SearchIndex {
+        updating(upserts: upserts, deletions: deletions, policy: .standard)
+    }
+
+    func updating(upserts: [(DocID, JSONObject)], deletions: [DocID], policy: MergePolicy) -> SearchIndex {
         var dead = self.dead
         // Last upsert of an id wins inside the batch; an id both deleted and upserted ends up upserted.
         var latest: [DocID: Int] = [:]
@@ -77,12 +91,12 @@ public final class SearchIndex: Sendable {
             segments.append(segment)
             dead.append(Bitset(capacity: segment.count))
         }
-        // Tiered merging: fold the newest segment into its predecessor while that stays cheap and the
-        // predecessor is not much larger (so each document is rewritten O(log n) times).
+        // Tiered merging: fold the newest segment into its predecessor while that stays cheap.
         while segments.count >= 2 {
             let a = segments.count - 2, b = segments.count - 1
             let liveA = segments[a].count - dead[a].count, liveB = segments[b].count - dead[b].count
-            guard liveA + liveB <= Self.eagerMergeLimit, liveA <= 4 * max(liveB, 1) || liveA + liveB <= 2_000 else { break }
+            let small = liveA + liveB <= policy.floor
+            guard small || (liveA + liveB <= policy.eagerLimit && liveA <= policy.ratio * max(liveB, 1)) else { break }
             let merged = merge(segments[a...b], dead[a...b])
             segments.replaceSubrange(a...b, with: [merged])
             dead.replaceSubrange(a...b, with: [Bitset(capacity: merged.count)])

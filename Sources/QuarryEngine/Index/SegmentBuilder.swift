@@ -95,14 +95,19 @@ struct SegmentBuilder {
                        dictionary: dictionary, postings: postings, positions: positions, lookup: lookup)
     }
 
-    /// Old document indices in static order; insertion order breaks ties.
+    /// Old document indices in static order; the docID breaks ties, so a document's place never depends
+    /// on which segment or batch it arrived in (`updating()` then ranks exactly as `build()`).
     private func staticPermutation() -> [Int] {
         let keyCount = order.keys.count
-        guard keyCount > 0 else { return Array(0..<docIDs.count) }
-        return Array(0..<docIDs.count).sorted { a, b in
+        let ids = docIDs
+        guard keyCount > 0 else {
+            if zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { return Array(0..<ids.count) }
+            return Array(0..<ids.count).sorted { ids[$0] < ids[$1] }
+        }
+        return Array(0..<ids.count).sorted { a, b in
             let c = order.compare(values[a * keyCount..<(a + 1) * keyCount],
                                   values[b * keyCount..<(b + 1) * keyCount], keys: 0..<keyCount)
-            return c != 0 ? c < 0 : a < b
+            return c != 0 ? c < 0 : ids[a] < ids[b]
         }
     }
 

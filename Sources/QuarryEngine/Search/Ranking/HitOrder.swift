@@ -2,7 +2,7 @@
 ///
 /// Inside a segment the packed key decides. Across segments the textual fields still compare as
 /// packed, but `custom` and `asc`/`desc` hold segment-local ordinals and ranks, so they compare by
-/// the stored values; full ties fall back to the older segment, then the ordinal.
+/// the stored values; full ties fall back to the docID, as ordinals do inside a segment.
 struct RankedDocument {
     var segment: Int
     var ordinal: Int
@@ -31,7 +31,7 @@ struct HitOrder {
             }
             if c != 0 { return c < 0 }
         }
-        return a.segment != b.segment ? a.segment < b.segment : a.ordinal < b.ordinal
+        return segments[a.segment].docIDs[a.ordinal] < segments[b.segment].docIDs[b.ordinal]
     }
 
     static func field(_ key: RankingKey, _ p: RankingLayout.Placement) -> UInt64 {

@@ -47,7 +47,7 @@ struct RankingLayout: Sendable {
     init(ranking: [RankingCriterion]) {
         var placements: [Placement] = []
         var word = 0, free = 64, sortIndex = 0
-        // Ordinal last, so documents tying on every criterion keep the static (then insertion) order.
+        // Ordinal last, so documents tying on every criterion keep the static (then docID) order.
         for criterion in ranking + [.custom] {
             let field: Field
             switch criterion {
