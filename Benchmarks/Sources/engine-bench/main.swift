@@ -69,6 +69,15 @@ let updateTime = clock.measure {
 print(String(format: "updating one record: %.2f ms", seconds(updateTime) * 1000))
 
 let source = ArrayRecords(records: records)
+// `engine-bench N rounds "query"` repeats one query, for profiling.
+if arguments.count > 3 {
+    let parameters = try SearchParameters(json: ["query": .string(arguments[3]), "attributesToSnippet": ["description:10"]],
+                                          settings: settings)
+    var total = Duration.zero
+    for _ in 0..<200 { total += try clock.measure { _ = try index.search(parameters, records: source) } }
+    print(String(format: "%@: %.3f ms average", arguments[3], seconds(total) * 1000 / 200))
+    exit(0)
+}
 var latencies: [Double] = []
 var slowest: [(Double, String)] = []
 for _ in 0..<rounds {

@@ -90,19 +90,32 @@ extension SearchIndex {
         var top = TopK<Int>(capacity: wanted)
         let lazyProximity = layout.hasProximity && words.count > 1
         var matcher = DocumentMatcher(segment: segment, words: words, layout: self.layout, allowedSlots: nil)
-        for i in 0..<candidates.count {
+        // The best key any candidate could still have: candidates arrive in ordinal order and the ordinal
+        // is the last field, so once this bound cannot enter the heap, no later candidate can.
+        var bound = RankingLayout.Values()
+        bound.exact = words.count { $0.exactTerm != nil }
+        bound.proximity = lazyProximity ? words.count - 1 : 0
+        let sortRanks = segment.sortRanks
+        let ordinals = candidates.ordinals, typos = candidates.typos, exact = candidates.exact
+        let attribute = candidates.attribute
+        for i in 0..<ordinals.count {
+            let ordinal = Int(ordinals[i])
+            if top.isFull {
+                bound.ordinal = ordinal
+                if !(layout.key(bound, sortRanks: []) < top.threshold) { break }
+            }
             var values = RankingLayout.Values()
-            values.typos = Int(candidates.typos[i])
-            values.exact = Int(candidates.exact[i])
-            values.attribute = candidates.attribute[i]
-            values.ordinal = Int(candidates.ordinals[i])
+            values.typos = Int(typos[i])
+            values.exact = Int(exact[i])
+            values.attribute = attribute[i]
+            values.ordinal = ordinal
             if lazyProximity {
                 // Each pair of words is at least one position apart.
                 values.proximity = words.count - 1
-                if top.isFull && !(layout.key(values, sortRanks: segment.sortRanks) < top.threshold) { continue }
-                values.proximity = matcher.evaluate(values.ordinal).proximity
+                if top.isFull && !(layout.key(values, sortRanks: sortRanks) < top.threshold) { continue }
+                values.proximity = matcher.evaluate(ordinal).proximity
             }
-            top.insert(layout.key(values, sortRanks: segment.sortRanks), values.ordinal)
+            top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
         }
         return top.sorted().map { RankedDocument(segment: s, ordinal: $0.payload, key: $0.key) }
     }
