@@ -13,6 +13,8 @@ enum TypoDistance {
     static func distance(_ query: [UInt8], _ text: [UInt8], prefix: Bool, limit: Int) -> (typos: Int, length: Int)? {
         let m = query.count, n = text.count
         if !prefix && abs(m - n) > limit { return nil }
+        // Any edit touching the first letter costs two, so under two typos the first letters must agree.
+        if limit < 2, let q = query.first, let t = text.first, q != t { return nil }
         let width = m + 1
         var rows = [Int](repeating: 0, count: (n + 1) * width)
         for i in 1...max(m, 1) where i <= m { rows[i] = i + 1 }
