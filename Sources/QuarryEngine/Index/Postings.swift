@@ -2,11 +2,11 @@
 ///
 /// One flat buffer for all terms (term `t` owns `offsets[t]..<offsets[t + 1]`), doc ordinals ascending,
 /// and beside each an `AttributeScore`: the best (lowest) attribute rank and position of the term in
-/// that document. Candidate search and the `attribute` criterion read only these two arrays.
+/// that document, in 16 bits. Candidate search and the `attribute` criterion read only these two arrays.
 struct Postings: Sendable {
     let offsets: [UInt32]
     let docs: [UInt32]
-    let scores: [UInt32]
+    let scores: [UInt16]
 
     func range(of term: Int) -> Range<Int> { Int(offsets[term])..<Int(offsets[term + 1]) }
 
@@ -15,20 +15,21 @@ struct Postings: Sendable {
 
 /// Packs where a word sits for the `attribute` criterion: lower is better.
 ///
-/// Bits 16…30 hold the searchable attribute's rank, bits 0…15 the word position (0 for
-/// `unordered(attr)`), and bit 31 marks an occurrence only in attributes with typo tolerance disabled.
+/// Bits 10…14 hold the searchable attribute's rank (ranks past 31 share 31), bits 0…9 the word
+/// position (capped at 1023; 0 for `unordered(attr)`), and bit 15 marks an occurrence only in
+/// attributes with typo tolerance disabled. 16 bits keep postings at 6 bytes per entry.
 enum AttributeScore {
-    static let typoDisabledFlag: UInt32 = 1 << 31
-    static let none: UInt32 = UInt32.max
+    static let typoDisabledFlag: UInt16 = 1 << 15
+    static let none: UInt16 = UInt16.max
 
     @inline(__always)
-    static func make(rank: Int, position: Int, ordered: Bool) -> UInt32 {
-        UInt32(min(rank, 0x7FFF)) << 16 | (ordered ? UInt32(min(position, 0xFFFF)) : 0)
+    static func make(rank: Int, position: Int, ordered: Bool) -> UInt16 {
+        UInt16(min(rank, 31)) << 10 | (ordered ? UInt16(min(position, Location.maxPosition)) : 0)
     }
 
     @inline(__always)
-    static func rank(_ score: UInt32) -> Int { Int((score & ~typoDisabledFlag) >> 16) }
+    static func rank(_ score: UInt16) -> Int { Int((score & ~typoDisabledFlag) >> 10) }
 
     @inline(__always)
-    static func position(_ score: UInt32) -> Int { Int(score & 0xFFFF) }
+    static func position(_ score: UInt16) -> Int { Int(score & 0x3FF) }
 }

@@ -54,7 +54,7 @@ extension SearchIndex {
     private var estimatedFileSize: Int {
         segments.reduce(64) { total, s in
             total + s.docIDs.count * 4 + s.sortValues.count * 8 + s.dictionary.bytes.count + s.dictionary.offsets.count * 4
-                + s.postings.docs.count * 8 + s.positions.terms.count * 8 + s.lookup.count * 8 + 256
+                + s.postings.docs.count * 6 + s.positions.terms.count * 6 + s.lookup.count * 8 + 256
         }
     }
 
@@ -101,10 +101,10 @@ extension SearchIndex {
             for _ in 0..<rankCount { sortRanks.append(try reader.readArray(of: UInt32.self)) }
             let dictionary = TermDictionary(bytes: try reader.readArray(of: UInt8.self), offsets: try reader.readArray(of: UInt32.self))
             let postings = Postings(offsets: try reader.readArray(of: UInt32.self), docs: try reader.readArray(of: UInt32.self),
-                                    scores: try reader.readArray(of: UInt32.self))
+                                    scores: try reader.readArray(of: UInt16.self))
             let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self),
                                               terms: try reader.readArray(of: UInt32.self),
-                                              locations: try reader.readArray(of: UInt32.self))
+                                              locations: try reader.readArray(of: UInt16.self))
             let lookup = try reader.readArray(of: UInt64.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,

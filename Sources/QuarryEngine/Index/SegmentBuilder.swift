@@ -13,7 +13,7 @@ struct SegmentBuilder {
     private var values: [Double] = []
     private var tokenStarts: [UInt32] = [0]
     private var tokenTerms: [UInt32] = []
-    private var tokenLocations: [UInt32] = []
+    private var tokenLocations: [UInt16] = []
 
     init(layout: SearchableLayout, order: StaticOrder) {
         self.layout = layout
@@ -21,7 +21,7 @@ struct SegmentBuilder {
     }
 
     /// Marks a location whose attribute has typo tolerance disabled.
-    static let typoDisabledBit: UInt32 = 1 << 31
+    static let typoDisabledBit: UInt16 = 1 << 15
 
     mutating func add(docID: DocID, record: JSONObject) {
         docIDs.append(docID)
@@ -70,7 +70,7 @@ struct SegmentBuilder {
 
         // Positions in ordinal order, with sorted term ids.
         var starts = [UInt32](repeating: 0, count: count + 1)
-        var terms = [UInt32](), locations = [UInt32]()
+        var terms = [UInt32](), locations = [UInt16]()
         terms.reserveCapacity(tokenTerms.count)
         locations.reserveCapacity(tokenTerms.count)
         var newDocIDs = [DocID](), newValues = [Double]()
@@ -154,7 +154,7 @@ struct SegmentBuilder {
         for term in 0..<termCount { offsets[term + 1] += offsets[term] }
         let total = Int(offsets[termCount])
         var docs = [UInt32](repeating: 0, count: total)
-        var scores = [UInt32](repeating: 0, count: total)
+        var scores = [UInt16](repeating: 0, count: total)
         var cursor = offsets
         var entry = [UInt32](repeating: 0, count: termCount)
         for i in 0..<termCount { lastDoc[i] = -1 }

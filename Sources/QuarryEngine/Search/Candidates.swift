@@ -10,7 +10,7 @@ struct Candidates {
     var typos: [UInt8] = []
     var exact: [UInt8] = []
     /// Best `AttributeScore` over all words (flag bit cleared).
-    var attribute: [UInt32] = []
+    var attribute: [UInt16] = []
 
     var count: Int { ordinals.count }
 
@@ -29,7 +29,7 @@ struct Candidates {
         stamp.initialize(repeating: 0)
         let typo = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: n)
         let exact = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: n)
-        let attribute = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: n)
+        let attribute = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: n)
         let first = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: min(firstSize, n))
         defer { stamp.deallocate(); typo.deallocate(); exact.deallocate(); attribute.deallocate(); first.deallocate() }
         var firstCount = 0

@@ -6,7 +6,7 @@
 struct DocumentMatch {
     var typos = 0
     var exact = 0
-    var attribute = UInt32.max
+    var attribute = UInt16.max
     var proximity = 0
     var matchedWords = 0
 }
@@ -21,7 +21,7 @@ struct DocumentMatcher {
     /// Slots a word may match in; nil allows all.
     let allowedSlots: Set<Int>?
     /// Per word, the locations it matched in the current document (reused between documents).
-    private var locations: [[UInt32]]
+    private var locations: [[UInt16]]
     private var wordTypos: [Int]
     private var wordExact: [Bool]
 

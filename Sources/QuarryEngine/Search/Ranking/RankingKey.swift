@@ -28,7 +28,7 @@ struct RankingLayout: Sendable {
             switch self {
             case .typo: 6
             case .proximity: 9
-            case .attribute: 31
+            case .attribute: 16
             case .exact: 6
             case .custom, .sort: 32
             }
@@ -73,7 +73,7 @@ struct RankingLayout: Sendable {
     /// The values a candidate has for each field; `exact` is stored inverted so lower is better.
     struct Values {
         var typos = 0, proximity = 0, exact = 0, ordinal = 0
-        var attribute: UInt32 = 0
+        var attribute: UInt16 = 0
     }
 
     @inline(__always)
@@ -84,7 +84,7 @@ struct RankingLayout: Sendable {
             switch p.field {
             case .typo: value = UInt64(min(v.typos, 63))
             case .proximity: value = UInt64(min(v.proximity, 511))
-            case .attribute: value = UInt64(v.attribute & 0x7FFF_FFFF)
+            case .attribute: value = UInt64(v.attribute & ~AttributeScore.typoDisabledFlag)
             case .exact: value = UInt64(63 - min(v.exact, 63))
             case .custom: value = UInt64(v.ordinal)
             case .sort(let k): value = k < sortRanks.count ? UInt64(sortRanks[k][v.ordinal]) : 0
