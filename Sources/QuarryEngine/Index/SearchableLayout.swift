@@ -34,9 +34,10 @@ struct SearchableLayout: Sendable {
         self.typoDisabledAttributes = Set(settings.disableTypoToleranceOnAttributes)
     }
 
-    func rank(ofSlot slot: Int) -> Int { isDynamic ? slot : ranks[slot] }
+    /// Slots past the last path (or past 31, see `Location`) answer as the last one.
+    func rank(ofSlot slot: Int) -> Int { isDynamic ? slot : ranks[min(slot, ranks.count - 1)] }
 
-    func isOrdered(slot: Int) -> Bool { isDynamic ? true : ordered[slot] }
+    func isOrdered(slot: Int) -> Bool { isDynamic ? true : ordered[min(slot, ordered.count - 1)] }
 
     /// Calls `body(slot, attributeName, value)` for each searchable value of `record`, slot by slot;
     /// `value` is a string or number leaf, arrays and objects flattened in order.

@@ -15,34 +15,34 @@ extension SearchIndex {
         let (product, overflow) = (parameters.page + 1).multipliedReportingOverflow(by: hitsPerPage)
         let wanted = min(overflow ? Int.max : product, parameters.paginationLimitedTo)
         let pageStart = parameters.page * hitsPerPage
-        let layout = RankingLayout(ranking: settings.ranking)
+        let ranking = RankingLayout(ranking: settings.ranking)
 
         var matchedTerms: [[MatchedTerms]] = []
         var ranked: [RankedDocument] = []
         let nbHits: Int
         if words.isEmpty {
             nbHits = documentCount
-            ranked = staticTop(wanted, layout: layout)
+            ranked = staticTop(wanted, layout: ranking)
         } else {
             var candidates: [Candidates] = []
             for (s, segment) in segments.enumerated() {
                 let matcher = TypoMatcher(dictionary: segment.dictionary)
                 let terms = words.map { matcher.match($0) }
                 matchedTerms.append(terms)
-                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms)
+                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms, layout: layout)
                 if let restricted = parameters.restrictSearchableAttributes {
-                    restrict(&found, segment: segment, words: terms, to: restricted)
+                    restrict(&found, segment: s, words: terms, to: restricted)
                 }
                 candidates.append(found)
             }
             applyTypoMode(parameters.typoTolerance, to: &candidates)
             nbHits = candidates.reduce(0) { $0 + $1.count }
             for s in segments.indices {
-                ranked += best(wanted, of: candidates[s], segment: s, words: matchedTerms[s], layout: layout)
+                ranked += best(wanted, of: candidates[s], segment: s, words: matchedTerms[s], layout: ranking)
             }
         }
         if segments.count > 1 {
-            let order = HitOrder(layout: layout, order: self.order, segments: segments)
+            let order = HitOrder(layout: ranking, order: self.order, segments: segments)
             ranked.sort(by: order.precedes)
         }
         var hits: [JSONObject] = []
@@ -96,46 +96,47 @@ extension SearchIndex {
         bound.exact = words.count { $0.exactTerm != nil }
         bound.proximity = lazyProximity ? words.count - 1 : 0
         let sortRanks = segment.sortRanks
-        let ordinals = candidates.ordinals, typos = candidates.typos, exact = candidates.exact
-        let attribute = candidates.attribute
-        for i in 0..<ordinals.count {
-            let ordinal = Int(ordinals[i])
+        let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
+        candidates.forEach(dead: dead[s]) { ordinal in
             if top.isFull {
                 bound.ordinal = ordinal
-                if !(layout.key(bound, sortRanks: []) < top.threshold) { break }
+                if !(layout.key(bound, sortRanks: []) < top.threshold) { return false }
             }
             var values = RankingLayout.Values()
-            values.typos = Int(typos[i])
-            values.exact = Int(exact[i])
-            values.attribute = attribute[i]
+            values.typos = Int(typos[ordinal])
+            values.exact = Int(exact[ordinal])
+            values.attribute = attribute[ordinal]
             values.ordinal = ordinal
             if lazyProximity {
                 // Each pair of words is at least one position apart.
                 values.proximity = words.count - 1
-                if top.isFull && !(layout.key(values, sortRanks: sortRanks) < top.threshold) { continue }
+                if top.isFull && !(layout.key(values, sortRanks: sortRanks) < top.threshold) { return true }
                 values.proximity = matcher.evaluate(ordinal).proximity
             }
             top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
+            return true
         }
         return top.sorted().map { RankedDocument(segment: s, ordinal: $0.payload, key: $0.key) }
     }
 
     /// `restrictSearchableAttributes`: re-reads each candidate's tokens keeping only the allowed slots.
-    private func restrict(_ candidates: inout Candidates, segment: Segment, words: [MatchedTerms], to names: [String]) {
+    private func restrict(_ candidates: inout Candidates, segment s: Int, words: [MatchedTerms], to names: [String]) {
         guard !layout.isDynamic else { return }
         let wanted = Set(names)
         let allowed = Set(layout.names.indices.filter { wanted.contains(layout.names[$0]) })
-        var matcher = DocumentMatcher(segment: segment, words: words, layout: layout, allowedSlots: allowed)
-        var kept = Candidates()
-        for i in 0..<candidates.count {
-            let match = matcher.evaluate(Int(candidates.ordinals[i]))
-            guard match.matchedWords == words.count else { continue }
-            kept.ordinals.append(candidates.ordinals[i])
-            kept.typos.append(UInt8(min(match.typos, 255)))
-            kept.exact.append(UInt8(min(match.exact, 255)))
-            kept.attribute.append(match.attribute)
+        var matcher = DocumentMatcher(segment: segments[s], words: words, layout: layout, allowedSlots: allowed)
+        var updated = candidates
+        candidates.filter(dead: dead[s]) { ordinal in
+            let match = matcher.evaluate(ordinal)
+            guard match.matchedWords == words.count else { return false }
+            updated.typos[ordinal] = UInt8(min(match.typos, 255))
+            updated.exact[ordinal] = UInt8(min(match.exact, 255))
+            updated.attribute[ordinal] = match.attribute
+            return true
         }
-        candidates = kept
+        updated.list = candidates.list
+        updated.count = candidates.count
+        candidates = updated
     }
 
     /// `typoTolerance: min` keeps only the fewest-typo candidates; `strict` also those with one more.
@@ -146,10 +147,14 @@ extension SearchIndex {
         case .strict: slack = 1
         case .enabled, .disabled: return
         }
-        let fewest = candidates.compactMap { $0.typos.min() }.min().map(Int.init) ?? 0
-        for s in candidates.indices where candidates[s].typos.contains(where: { Int($0) > fewest + slack }) {
+        var fewest = Int.max
+        for s in candidates.indices {
             let typos = candidates[s].typos
-            candidates[s].filter { Int(typos[$0]) <= fewest + slack }
+            candidates[s].forEach(dead: dead[s]) { fewest = min(fewest, Int(typos[$0])); return true }
+        }
+        for s in candidates.indices {
+            let typos = candidates[s].typos
+            candidates[s].filter(dead: dead[s]) { Int(typos[$0]) <= fewest + slack }
         }
     }
 }
