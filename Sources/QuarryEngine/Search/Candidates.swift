@@ -22,6 +22,9 @@ struct Candidates {
     var list: [UInt32]? = []
     /// Live survivors.
     var count = 0
+    /// No survivor has a lower attribute score: lets ranking stop as soon as the page holds enough
+    /// documents this good (with a prefix like `musi`, nothing ever sits at position 0).
+    var bestAttribute: UInt16 = 0
 
     /// Ordinals of the live candidates, ascending; stops when `body` returns false.
     @inline(__always)
@@ -70,11 +73,12 @@ struct Candidates {
         var alive: [UInt32] = []
         alive.reserveCapacity(min(firstSize, n))
         var final: UInt8 = 1
+        var bestAttribute = UInt16.max
         stamp.withUnsafeMutableBufferPointer { stamp in
             typo.withUnsafeMutableBufferPointer { typo in
                 exact.withUnsafeMutableBufferPointer { exact in
                     attribute.withUnsafeMutableBufferPointer { attribute in
-                        let scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute)
+                        var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute)
                         for (p, w) in order.enumerated() {
                             if p > 0 && (preferTokens ?? (alive.count * averageTokens < size(words[w]))) {
                                 scratch.forward(&alive, word: words[w], segment: segment, layout: layout)
@@ -88,11 +92,13 @@ struct Candidates {
                         // Survivors all get one final stamp, so the dense view can find them by scanning.
                         final = UInt8(2 * order.count + 1)
                         for d in alive { stamp[Int(d)] = final }
+                        bestAttribute = scratch.bestAttribute
                     }
                 }
             }
         }
         result.final = final
+        result.bestAttribute = bestAttribute
         if alive.count > n / 32 {
             result.list = nil
             result.count = alive.count - (dead.count == 0 ? 0 : alive.count { dead.contains(Int($0)) })
@@ -115,10 +121,21 @@ struct Candidates {
         let typo: UnsafeMutableBufferPointer<UInt8>
         let exact: UnsafeMutableBufferPointer<UInt8>
         let attribute: UnsafeMutableBufferPointer<UInt16>
+        /// The lowest attribute score any matching posting or token had.
+        var bestAttribute = UInt16.max
+
+        init(stamp: UnsafeMutableBufferPointer<UInt8>, typo: UnsafeMutableBufferPointer<UInt8>,
+             exact: UnsafeMutableBufferPointer<UInt8>, attribute: UnsafeMutableBufferPointer<UInt16>) {
+            self.stamp = stamp
+            self.typo = typo
+            self.exact = exact
+            self.attribute = attribute
+        }
 
         /// Postings strategy: documents stamped `seen` that the word hits become `hit`.
-        func scan(_ postings: Postings, _ word: MatchedTerms, seen: UInt8, hit: UInt8, first: Bool, alive: inout [UInt32]) {
+        mutating func scan(_ postings: Postings, _ word: MatchedTerms, seen: UInt8, hit: UInt8, first: Bool, alive: inout [UInt32]) {
             let flag = AttributeScore.typoDisabledFlag
+            var lowest = UInt16.max
             postings.docs.withUnsafeBufferPointer { docs in
                 postings.scores.withUnsafeBufferPointer { scores in
                     postings.offsets.withUnsafeBufferPointer { offsets in
@@ -127,6 +144,7 @@ struct Candidates {
                             for i in Int(offsets[run.terms.lowerBound])..<Int(offsets[run.terms.upperBound]) {
                                 let s = scores[i]
                                 if t > 0 && s & flag != 0 { continue }
+                                lowest = min(lowest, s & ~flag)
                                 let d = Int(docs[i])
                                 let st = stamp[d]
                                 if st == seen {
@@ -153,10 +171,12 @@ struct Candidates {
                     }
                 }
             }
+            bestAttribute = min(bestAttribute, lowest)
         }
 
         /// Token strategy: reads each surviving document's tokens; keeps those the word matches.
-        func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout) {
+        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout) {
+            var lowest = UInt16.max
             let positions = segment.positions
             let single = word.runs.count == 1 ? word.runs[0] : nil
             let disabled = SegmentBuilder.typoDisabledBit
@@ -186,6 +206,7 @@ struct Candidates {
                             if term == word.exactTerm { isExact = true }
                         }
                         guard bestTypo != Int.max else { continue }
+                        lowest = min(lowest, bestScore)
                         typo[Int(d)] &+= UInt8(bestTypo)
                         attribute[Int(d)] = min(attribute[Int(d)], bestScore)
                         if isExact { exact[Int(d)] += 1 }
@@ -195,6 +216,7 @@ struct Candidates {
                 }
             }
             alive.removeLast(alive.count - kept)
+            bestAttribute = min(bestAttribute, lowest)
         }
     }
 }

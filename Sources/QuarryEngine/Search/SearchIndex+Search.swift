@@ -95,6 +95,7 @@ extension SearchIndex {
         var bound = RankingLayout.Values()
         bound.exact = words.count { $0.exactTerm != nil }
         bound.proximity = lazyProximity ? words.count - 1 : 0
+        bound.attribute = candidates.bestAttribute
         let sortRanks = segment.sortRanks
         let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
         candidates.forEach(dead: dead[s]) { ordinal in
