@@ -38,7 +38,10 @@ extension SearchIndex {
             applyTypoMode(parameters.typoTolerance, to: &candidates)
             nbHits = candidates.reduce(0) { $0 + $1.count }
             for s in segments.indices {
-                ranked += best(wanted, of: candidates[s], segment: s, words: matchedTerms[s], layout: ranking)
+                guard wanted > 0 else { break }
+                var ranker = SegmentRanker(segment: segments[s], index: s, dead: dead[s], words: matchedTerms[s],
+                                           layout: ranking, searchable: layout)
+                ranked += ranker.best(wanted, of: candidates[s])
             }
         }
         if segments.count > 1 {
@@ -81,43 +84,6 @@ extension SearchIndex {
         }
         if segments.count == 1 { result.sort { $0.key < $1.key } }
         return result
-    }
-
-    /// The `wanted` best candidates of one segment, best first.
-    private func best(_ wanted: Int, of candidates: Candidates, segment s: Int, words: [MatchedTerms],
-                      layout: RankingLayout) -> [RankedDocument] {
-        let segment = segments[s]
-        var top = TopK<Int>(capacity: wanted)
-        let lazyProximity = layout.hasProximity && words.count > 1
-        var matcher = DocumentMatcher(segment: segment, words: words, layout: self.layout, allowedSlots: nil)
-        // The best key any candidate could still have: candidates arrive in ordinal order and the ordinal
-        // is the last field, so once this bound cannot enter the heap, no later candidate can.
-        var bound = RankingLayout.Values()
-        bound.exact = words.count { $0.exactTerm != nil }
-        bound.proximity = lazyProximity ? words.count - 1 : 0
-        bound.attribute = candidates.bestAttribute
-        let sortRanks = segment.sortRanks
-        let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
-        candidates.forEach(dead: dead[s]) { ordinal in
-            if top.isFull {
-                bound.ordinal = ordinal
-                if !(layout.key(bound, sortRanks: []) < top.threshold) { return false }
-            }
-            var values = RankingLayout.Values()
-            values.typos = Int(typos[ordinal])
-            values.exact = Int(exact[ordinal])
-            values.attribute = attribute[ordinal]
-            values.ordinal = ordinal
-            if lazyProximity {
-                // Each pair of words is at least one position apart.
-                values.proximity = words.count - 1
-                if top.isFull && !(layout.key(values, sortRanks: sortRanks) < top.threshold) { return true }
-                values.proximity = matcher.evaluate(ordinal).proximity
-            }
-            top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
-            return true
-        }
-        return top.sorted().map { RankedDocument(segment: s, ordinal: $0.payload, key: $0.key) }
     }
 
     /// `restrictSearchableAttributes`: re-reads each candidate's tokens keeping only the allowed slots.

@@ -43,6 +43,20 @@ struct RankingLayout: Sendable {
 
     let placements: [Placement]
     let hasProximity: Bool
+    /// When the ranking is textual criteria then `custom` (the default shape), the textual fields packed
+    /// into one word, for `SegmentRanker`'s fast loop; nil otherwise.
+    let textual: TextualPacking?
+
+    struct TextualPacking: Sendable {
+        var typo: UInt64 = 64, proximity: UInt64 = 64, attribute: UInt64 = 64, exact: UInt64 = 64
+
+        /// Shifts of 64 drop the field (criterion absent). Values must already be clamped to their widths.
+        @inline(__always)
+        func pack(typos: UInt64, proximity p: UInt64, attribute a: UInt64, exact e: UInt64) -> UInt64 {
+            (typo < 64 ? typos << typo : 0) | (proximity < 64 ? p << proximity : 0)
+                | (attribute < 64 ? a << attribute : 0) | (exact < 64 ? (63 - e) << exact : 0)
+        }
+    }
 
     init(ranking: [RankingCriterion]) {
         var placements: [Placement] = []
@@ -68,6 +82,25 @@ struct RankingLayout: Sendable {
         }
         self.placements = placements
         hasProximity = placements.contains { $0.field == .proximity }
+        textual = Self.textualPacking(placements)
+    }
+
+    private static func textualPacking(_ placements: [Placement]) -> TextualPacking? {
+        guard placements.last?.field == .custom else { return nil }
+        var packing = TextualPacking()
+        var free = 64
+        for p in placements.dropLast() {
+            free -= p.field.bits
+            let shift = UInt64(free)
+            switch p.field {
+            case .typo: packing.typo = shift
+            case .proximity: packing.proximity = shift
+            case .attribute: packing.attribute = shift
+            case .exact: packing.exact = shift
+            case .custom, .sort: return nil
+            }
+        }
+        return packing
     }
 
     /// The values a candidate has for each field; `exact` is stored inverted so lower is better.
