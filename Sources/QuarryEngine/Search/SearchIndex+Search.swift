@@ -39,8 +39,7 @@ extension SearchIndex {
             nbHits = candidates.reduce(0) { $0 + $1.count }
             for s in segments.indices {
                 guard wanted > 0 else { break }
-                var ranker = SegmentRanker(segment: segments[s], index: s, dead: dead[s], words: matchedTerms[s],
-                                           layout: ranking, searchable: layout)
+                var ranker = SegmentRanker(segment: segments[s], index: s, dead: dead[s], words: matchedTerms[s], layout: ranking)
                 ranked += ranker.best(wanted, of: candidates[s])
             }
         }

@@ -12,15 +12,15 @@ struct SegmentRanker {
     let dead: Bitset
     let words: [MatchedTerms]
     let layout: RankingLayout
-    private var matcher: DocumentMatcher
+    private var proximity: ProximityScorer
 
-    init(segment: Segment, index: Int, dead: Bitset, words: [MatchedTerms], layout: RankingLayout, searchable: SearchableLayout) {
+    init(segment: Segment, index: Int, dead: Bitset, words: [MatchedTerms], layout: RankingLayout) {
         self.segment = segment
         self.index = index
         self.dead = dead
         self.words = words
         self.layout = layout
-        matcher = DocumentMatcher(segment: segment, words: words, layout: searchable, allowedSlots: nil)
+        proximity = ProximityScorer(segment: segment, words: words)
     }
 
     private var lazyProximity: Bool { layout.hasProximity && words.count > 1 }
@@ -59,7 +59,7 @@ struct SegmentRanker {
             if key >= worst { return true }
             var values = RankingLayout.Values()
             if lazyProximity {
-                values.proximity = matcher.evaluate(ordinal).proximity
+                values.proximity = proximity.proximity(of: ordinal)
                 key = packing.pack(typos: t, proximity: UInt64(min(values.proximity, 511)), attribute: a, exact: e)
                 if key >= worst { return true }
             }
@@ -111,7 +111,7 @@ struct SegmentRanker {
                 // Each pair of words is at least one position apart.
                 values.proximity = words.count - 1
                 if top.isFull && !(layout.key(values, sortRanks: sortRanks) < top.threshold) { return true }
-                values.proximity = matcher.evaluate(ordinal).proximity
+                values.proximity = proximity.proximity(of: ordinal)
             }
             top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
             return true
