@@ -26,7 +26,7 @@ final class SearchCandidateStrategyTests: XCTestCase {
     func testOnePassProximityEqualsPairwise() throws {
         var compared = 0
         try forEachQuery { query, index, segment, terms in
-            var scorer = ProximityScorer(segment: segment, words: terms)
+            let scorer = ProximityScorer(segment: segment, words: terms)
             var matcher = DocumentMatcher(segment: segment, words: terms, layout: index.layout, allowedSlots: nil)
             let candidates = Candidates.collect(segment: segment, dead: index.dead[0], words: terms, layout: index.layout)
             candidates.forEach(dead: index.dead[0]) { ordinal in

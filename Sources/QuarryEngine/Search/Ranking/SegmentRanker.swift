@@ -12,7 +12,7 @@ struct SegmentRanker {
     let dead: Bitset
     let words: [MatchedTerms]
     let layout: RankingLayout
-    private var proximity: ProximityScorer
+    private let proximity: ProximityScorer
 
     init(segment: Segment, index: Int, dead: Bitset, words: [MatchedTerms], layout: RankingLayout) {
         self.segment = segment
