@@ -32,8 +32,9 @@ let package = Package(
         .target(name: "QuarryServer", dependencies: [
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine",
         ]),
+        .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         .executableTarget(name: "quarry", dependencies: [
-            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol",
+            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol", "QuarryClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -42,6 +43,7 @@ let package = Package(
         .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters"]),
+        .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryProtocol", "QuarryTransport", "QuarryJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,10 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRecord(position: String, reason: String)
     /// The store failed (disk full, I/O error); nothing was written.
     case storage(String)
+    /// Another process (a running quarry daemon) holds the data directory's lock.
+    case directoryLocked(String)
+    /// The caller asked a long operation (an import) to stop; nothing was written.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -18,6 +22,9 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSetting(let name, let expected): "setting '\(name)' must be \(expected)"
         case .invalidRecord(let position, let reason): "\(position): \(reason)"
         case .storage(let reason): "storage error: \(reason)"
+        case .directoryLocked(let directory):
+            "another quarry daemon owns \(directory); use `quarry connect` to talk to it"
+        case .cancelled: "cancelled"
         }
     }
 }

@@ -37,6 +37,11 @@ public struct IndexSettings: Sendable, Equatable {
     public var relevancyStrictness: Int = 100
     /// Settings accepted and stored but not acted on, by name, as given.
     public var unsupported: JSONObject = [:]
+    /// On a replica: the primary index whose records it ranks (Algolia's read-only
+    /// `primary`, legacy `master`). Set by the engine, never by setSettings.
+    public var primary: String? = nil
+    /// On a replica listed as `virtual(name)` by its primary: relevant sort applies.
+    public var isVirtualReplica: Bool = false
 
     public init() {}
 }

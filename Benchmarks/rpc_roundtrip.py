@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Request→reply round trip of the daemon, release build: 10,000 sequential
+small requests (`listIndices` on an empty data directory) over stdio and over
+the Unix socket, in both framings. Prints p50/p99/max per transport.
+
+    swift build -c release --product quarry
+    python3 Benchmarks/rpc_roundtrip.py [--binary .build/release/quarry] [--count 10000]
+
+The client is plain Python sockets/pipes; NOTES-swift-libuv.md measured such a
+client plus the kernel at 10–14 µs of each round trip on this kind of machine.
+"""
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def frame(body, framing):
+    return (b"Content-Length: %d\r\n\r\n" % len(body) + body) if framing == "lsp" else body + b"\n"
+
+
+class Channel:
+    def __init__(self, write, read, framing):
+        self.write, self.read, self.framing, self.buffer = write, read, framing, b""
+
+    def roundtrip(self, body):
+        self.write(frame(body, self.framing))
+        while True:
+            if self.framing == "ndjson":
+                end = self.buffer.find(b"\n")
+                if end >= 0:
+                    line, self.buffer = self.buffer[:end], self.buffer[end + 1:]
+                    return line
+            else:
+                end = self.buffer.find(b"\r\n\r\n")
+                if end >= 0:
+                    length = int(self.buffer[16:end])
+                    if len(self.buffer) >= end + 4 + length:
+                        body, self.buffer = self.buffer[end + 4:end + 4 + length], self.buffer[end + 4 + length:]
+                        return body
+            chunk = self.read()
+            if not chunk:
+                raise RuntimeError("daemon closed the connection")
+            self.buffer += chunk
+
+
+def measure(channel, count):
+    channel.roundtrip(b'{"jsonrpc":"2.0","id":0,"method":"initialize"}')
+    for i in range(200):  # warm-up
+        channel.roundtrip(b'{"jsonrpc":"2.0","id":%d,"method":"listIndices"}' % (i + 1))
+    samples = []
+    for i in range(count):
+        body = b'{"jsonrpc":"2.0","id":%d,"method":"listIndices"}' % (i + 1000)
+        start = time.perf_counter_ns()
+        reply = channel.roundtrip(body)
+        samples.append(time.perf_counter_ns() - start)
+        if i == 0:
+            assert json.loads(reply)["id"] == 1000
+    samples.sort()
+    return samples
+
+
+def report(name, samples):
+    def q(p):
+        return samples[min(len(samples) - 1, int(len(samples) * p))] / 1000
+    print(f"{name:<22} n={len(samples):>6}  p50={q(0.50):7.1f} µs  p99={q(0.99):7.1f} µs  max={samples[-1] / 1000:8.1f} µs")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "quarry"))
+    parser.add_argument("--count", type=int, default=10_000)
+    args = parser.parse_args()
+    if not os.path.exists(args.binary):
+        sys.exit(f"no binary at {args.binary}: swift build -c release --product quarry")
+    with tempfile.TemporaryDirectory(prefix="qb", dir="/tmp") as tmp:
+        for framing in ("lsp", "ndjson"):
+            data = tempfile.mkdtemp(dir=tmp)
+            process = subprocess.Popen([args.binary, "serve", "--data-dir", data],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            out = process.stdout.fileno()
+            channel = Channel(lambda b: (process.stdin.write(b), process.stdin.flush()),
+                              lambda: os.read(out, 65536), framing)
+            report(f"stdio {framing}", measure(channel, args.count))
+            process.kill()
+            process.wait()
+
+            data = tempfile.mkdtemp(dir=tmp)
+            path = os.path.join(tmp, f"{framing}.sock")
+            process = subprocess.Popen([args.binary, "serve", "--socket", path, "--data-dir", data],
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            while not os.path.exists(path):
+                time.sleep(0.01)
+            sock = socket.socket(socket.AF_UNIX)
+            sock.connect(path)
+            channel = Channel(sock.sendall, lambda: sock.recv(65536), framing)
+            report(f"socket {framing}", measure(channel, args.count))
+            sock.close()
+            process.terminate()
+            process.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuarryJSON
+import QuarryProtocol
+
+/// A blocking JSON-RPC client on the daemon's Unix socket, for the CLI's own
+/// commands. Newline-delimited framing; one request at a time; notifications
+/// that arrive meanwhile go to the caller's handler.
+public final class DaemonConnection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var nextID: Int64 = 1
+
+    public init(socketPath: String) throws(ClientError) {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(socketPath.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard pathBytes.count < capacity else {
+            throw .cannotConnect(path: socketPath, reason: "the path is longer than \(capacity - 1) bytes")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: pathBytes)
+            raw[pathBytes.count] = 0
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .cannotConnect(path: socketPath, reason: String(cString: strerror(errno))) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .cannotConnect(path: socketPath, reason: reason)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Sends `initialize` and `initialized`; returns the server's capabilities.
+    @discardableResult
+    public func initialize(clientName: String, positionEncodings: [String] = ["utf-8"]) throws(ClientError) -> JSON {
+        let result = try request("initialize", params: [
+            "clientInfo": ["name": .string(clientName)],
+            "capabilities": ["general": ["positionEncodings": .array(positionEncodings.map(JSON.string))]],
+        ])
+        try notify("initialized", params: [:])
+        return result
+    }
+
+    public func notify(_ method: String, params: JSON) throws(ClientError) {
+        try write(OutgoingMessage.notification(method, params: params))
+    }
+
+    /// Sends a request and waits for its reply, passing notifications
+    /// (method, params) that arrive first to `onNotification`.
+    public func request(_ method: String, params: JSON,
+                        onNotification: (String, JSON) -> Void = { _, _ in }) throws(ClientError) -> JSON {
+        let id = nextID
+        nextID += 1
+        try write(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": params])
+        while true {
+            let message = try readMessage()
+            if let method = message["method"]?.stringValue {
+                onNotification(method, message["params"] ?? .null)
+                continue
+            }
+            guard message["id"] == .int(id) else { continue }
+            if let error = message["error"] {
+                throw .rpc(ResponseError(code: ErrorCode(rawValue: error["code"]?.intValue ?? ErrorCode.internalError.rawValue),
+                                         message: error["message"]?.stringValue ?? "unknown error", data: error["data"]))
+            }
+            return message["result"] ?? .null
+        }
+    }
+
+    /// The next message from the daemon, whatever it is.
+    public func readMessage() throws(ClientError) -> JSON {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
+                do {
+                    return try JSONParser.parse(line)
+                } catch {
+                    throw .connectionLost("the daemon sent invalid JSON: \(error)")
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw .connectionLost(count == 0 ? "the daemon closed the connection" : String(cString: strerror(errno))) }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private func write(_ message: JSON) throws(ClientError) {
+        var bytes = JSONWriter.encode(message)
+        bytes.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw .connectionLost(String(cString: strerror(errno))) }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import QuarryJSON
+
+extension Engine {
+    static let maxSkippedReasons = 10
+
+    /// Streams a JSON (one array), NDJSON or CSV file into `index`, adding or
+    /// replacing records by objectID (generated when missing).
+    ///
+    /// The whole import is one transaction: a bad record aborts it and leaves
+    /// the index as it was (an index this call created is removed again),
+    /// unless `skipInvalid`, which skips bad records and reports the first
+    /// few. `settings`, when given, are merged in the same transaction. The
+    /// file is never loaded whole; the search index is rebuilt by streaming
+    /// the stored records once the rows are in.
+    public func importRecords(
+        index name: String, from path: String, format: ImportFormat? = nil, settings: JSONObject? = nil,
+        skipInvalid: Bool = false, progress: @Sendable (ImportProgress) -> Void = { _ in },
+        isCancelled: @Sendable () -> Bool = { false }
+    ) throws(EngineError) -> ImportReceipt {
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard let format = format ?? ImportFormat(guessingFrom: path) else {
+            throw .invalidParameter(name: "format", expected: "json, ndjson or csv (the file extension does not say)")
+        }
+        if let settings {
+            var probe = IndexSettings()
+            try probe.merge(settings)
+        }
+        var reader = try format.reader(path: path)
+        let declaresReplicas = settings.map(Self.declaresReplicas) ?? false
+
+        func run(lifecycleHeld: Bool) throws(EngineError) -> ImportReceipt {
+            let plan = declaresReplicas ? try replicaPlan(primary: name, settings: settings ?? [:]) : nil
+            let outcome = try performWrite(index: name, create: true, lifecycleHeld: lifecycleHeld) {
+                (store, _) throws(EngineError) in
+                if let settings {
+                    var merged = store.settings
+                    try merged.merge(settings)
+                    try store.replaceSettings(merged)
+                    try plan?.apply(to: store)
+                }
+                let counts = try Self.storeAll(
+                    from: &reader, into: store, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled)
+                return (counts, .rebuild(only: nil))
+            }
+            if let plan { finish(plan, primary: name) }
+            let elapsed = clock.now - start
+            return ImportReceipt(
+                index: name, imported: outcome.result.imported, skipped: outcome.result.skipped,
+                skippedReasons: outcome.result.reasons, taskID: Int64(outcome.generation),
+                durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+        }
+        if declaresReplicas {
+            return try lifecycle.withLock { (_) throws(EngineError) in try run(lifecycleHeld: true) }
+        }
+        return try run(lifecycleHeld: false)
+    }
+
+    private struct ImportCounts {
+        var imported = 0
+        var skipped = 0
+        var reasons: [String] = []
+    }
+
+    /// Reads every item and upserts the good ones; runs inside the transaction.
+    private static func storeAll(
+        from reader: inout any ImportReader, into store: IndexStore, skipInvalid: Bool,
+        progress: (ImportProgress) -> Void, isCancelled: () -> Bool
+    ) throws(EngineError) -> ImportCounts {
+        var counts = ImportCounts()
+        var throttle = ImportProgressThrottle()
+        // Reports progress when due and, at the same moments, gives up if the
+        // caller cancelled: the transaction then rolls back.
+        func report(final: Bool) throws(EngineError) {
+            guard final || throttle.isDue(records: counts.imported + counts.skipped) else { return }
+            let bytes = reader.bytes
+            progress(ImportProgress(
+                bytesRead: bytes.offset, totalBytes: bytes.totalBytes, records: counts.imported, skipped: counts.skipped))
+            if isCancelled() { throw .cancelled }
+        }
+        while let item = try reader.next() {
+            do throws(EngineError) {
+                switch item {
+                case .invalid(let position, let reason):
+                    throw EngineError.invalidRecord(position: position.description, reason: reason)
+                case .value(let value, let position):
+                    let (objectID, record) = try EngineRecordRules.prepare(value, position: position.description, generate: true)
+                    _ = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record)))
+                    counts.imported += 1
+                }
+            } catch {
+                guard skipInvalid, case .invalidRecord = error else { throw error }
+                counts.skipped += 1
+                if counts.reasons.count < maxSkippedReasons { counts.reasons.append(error.description) }
+            }
+            try report(final: false)
+        }
+        try report(final: true)
+        return counts
+    }
+}
+
+/// Decides when an import reports progress: every 10,000 records, or when
+/// 100 ms have passed (the clock is read only every 256 records).
+struct ImportProgressThrottle {
+    private let clock = ContinuousClock()
+    private var lastReport: ContinuousClock.Instant
+    private var lastRecords = 0
+
+    init() {
+        lastReport = clock.now
+    }
+
+    mutating func isDue(records: Int) -> Bool {
+        if records - lastRecords >= 10_000 || (records % 256 == 0 && clock.now - lastReport >= .milliseconds(100)) {
+            lastRecords = records
+            lastReport = clock.now
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,120 @@
+import OrderedCollections
+import QuarryJSON
+
+extension Engine {
+    /// Adds or replaces records by objectID (generated when missing); creates
+    /// the index on first write. One transaction: all records or none.
+    public func saveObjects(_ objects: [JSONObject], index name: String) throws(EngineError) -> WriteReceipt {
+        var prepared: [(objectID: String, record: JSONObject)] = []
+        prepared.reserveCapacity(objects.count)
+        for (offset, object) in objects.enumerated() {
+            prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
+        }
+        let outcome = try performWrite(index: name, create: true) { (store, before) throws(EngineError) in
+            var upserts: OrderedDictionary<DocID, JSONObject> = [:]
+            for (objectID, record) in prepared {
+                let id = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record)))
+                upserts[id] = record
+            }
+            return ((), .update(upserts: upserts.map { ($0.key, $0.value) }, deletions: []))
+        }
+        return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: Int64(outcome.generation))
+    }
+
+    /// Merges each object's top-level attributes into the stored record with
+    /// its objectID, applying Algolia's `_operation` values (see
+    /// `EnginePartialUpdate`). A missing record is created when
+    /// `createIfNotExists`, and skipped otherwise (as Algolia does).
+    public func partialUpdateObjects(
+        _ objects: [JSONObject], index name: String, createIfNotExists: Bool = true
+    ) throws(EngineError) -> WriteReceipt {
+        var prepared: [(objectID: String, record: JSONObject)] = []
+        for (offset, object) in objects.enumerated() {
+            prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: false))
+        }
+        let outcome = try performWrite(index: name, create: createIfNotExists) { (store, before) throws(EngineError) in
+            var upserts: OrderedDictionary<DocID, JSONObject> = [:]
+            for (offset, (objectID, changes)) in prepared.enumerated() {
+                let existing = try store.record(objectID: objectID)?.1
+                guard existing != nil || createIfNotExists,
+                      let merged = try EnginePartialUpdate.apply(changes, to: existing, position: "record \(offset + 1)")
+                else { continue }
+                let id = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(merged)))
+                upserts[id] = merged
+            }
+            return ((), .update(upserts: upserts.map { ($0.key, $0.value) }, deletions: []))
+        }
+        return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: Int64(outcome.generation))
+    }
+
+    /// Deletes records by objectID; unknown objectIDs are ignored.
+    public func deleteObjects(_ objectIDs: [String], index name: String) throws(EngineError) -> WriteReceipt {
+        let outcome = try performWrite(index: name, create: false) { (store, before) throws(EngineError) in
+            var deleted: [DocID] = []
+            for objectID in objectIDs {
+                if let id = try store.delete(objectID: objectID) { deleted.append(id) }
+            }
+            return ((), .update(upserts: [], deletions: deleted))
+        }
+        return WriteReceipt(objectIDs: objectIDs, taskID: Int64(outcome.generation))
+    }
+
+    /// Deletes every record, keeping the index and its settings.
+    public func clearObjects(index name: String) throws(EngineError) -> WriteReceipt {
+        let outcome = try performWrite(index: name, create: false) { (store, _) throws(EngineError) in
+            try store.deleteAll()
+            return ((), .rebuild(only: nil))
+        }
+        return WriteReceipt(objectIDs: [], taskID: Int64(outcome.generation))
+    }
+
+    /// Changes only the given settings (null resets one to its default),
+    /// creating the index when missing, and rebuilds the search index. On a
+    /// replica, the keys given become its own (the rest follow its primary).
+    /// A primary's `replicas` (or `slaves`) creates and removes replica views;
+    /// an existing empty index named as a replica becomes one, keeping its settings.
+    public func setSettings(_ json: JSONObject, index name: String) throws(EngineError) -> SettingsReceipt {
+        var probe = IndexSettings()
+        try probe.merge(json)  // reject malformed settings before creating anything
+        let generation: UInt64
+        if let primary = state.withLock({ $0.replicaOf[name] }) {
+            generation = try setReplicaSettings(json, replica: name, primary: primary)
+        } else if Self.declaresReplicas(json) {
+            generation = try lifecycle.withLock { (_) throws(EngineError) -> UInt64 in
+                let plan = try replicaPlan(primary: name, settings: json)
+                let outcome = try performWrite(index: name, create: true, lifecycleHeld: true) { (store, _) throws(EngineError) in
+                    var settings = store.settings
+                    try settings.merge(json)
+                    try store.replaceSettings(settings)
+                    try plan.apply(to: store)
+                    return ((), .rebuild(only: nil))
+                }
+                finish(plan, primary: name)
+                return outcome.generation
+            }
+        } else {
+            generation = try performWrite(index: name, create: true) { (store, _) throws(EngineError) in
+                var settings = store.settings
+                try settings.merge(json)
+                try store.replaceSettings(settings)
+                return ((), .rebuild(only: nil))
+            }.generation
+        }
+        return SettingsReceipt(taskID: Int64(generation), unsupported: IndexSettings.unsupportedNames(in: json))
+    }
+
+    /// Records by objectID, as stored (nil for an unknown objectID). On a
+    /// replica, its primary's records.
+    public func getObjects(_ objectIDs: [String], index name: String) throws(EngineError) -> [JSONObject?] {
+        try resolve(name).index.readers.withSource { (records) throws(EngineError) -> [JSONObject?] in
+            objectIDs.map { records.record(objectID: $0) }
+        }
+    }
+
+    /// The index's settings, rendered with Algolia's current names.
+    public func settings(index name: String) throws(EngineError) -> JSONObject {
+        let (index, replica) = try resolve(name)
+        guard let view = index.views.view(replica) else { throw .indexNotFound(name) }
+        return view.settings.json()
+    }
+}

@@ -1,0 +1,167 @@
+import Dispatch
+
+/// One open store and its views: the primary index and its replicas (each a
+/// search snapshot), the readers that fetch hit records, and the saving of
+/// the derived files.
+///
+/// Writes take `store`'s lock for the whole transaction, so writes to one
+/// index run one at a time. Searches take only `current`'s lock, and only to
+/// copy the views, so they never wait for a write.
+final class EngineIndex: Sendable {
+    let name: String
+    let folder: EngineIndexFolder
+    let readers: RecordReaderPool
+    /// `nil` once the index is closed or deleted.
+    private let store: EngineLocked<IndexStore?>
+    private let current: EngineLocked<EngineIndexViews>
+    private let persisted: EngineLocked<PersistState>
+
+    private struct PersistState {
+        /// The generation of each view's file on disk; "" is the primary.
+        var generations: [String: UInt64] = [:]
+        var scheduled = false
+        var closed = false
+        /// How long the last save took; big indices under steady writes are
+        /// saved less often so saving never takes more than a third of a core.
+        var lastSaveSeconds = 0.0
+    }
+
+    /// Opens (or creates) the index in `folder`, loading each view's derived
+    /// file when it matches the store and rebuilding it otherwise.
+    init(name: String, folder: EngineIndexFolder, log: @Sendable (String) -> Void) throws(EngineError) {
+        let store = try IndexStore(path: folder.databasePath, name: name, now: EngineTime.nowMS())
+        var state = PersistState()
+        let primary = try EngineDerivedFile.load(
+            store: store, settings: store.settings, path: folder.derivedPath(replica: nil),
+            label: "index '\(store.name)'", log: log)
+        if primary.fromFile { state.generations[""] = store.generation }
+        var views = EngineIndexViews(primary: primary.snapshot, replicas: [:])
+        for replica in store.settings.replicas.map(\.name) {
+            let loaded = try EngineDerivedFile.load(
+                store: store, settings: store.effectiveSettings(replica: replica), path: folder.derivedPath(replica: replica),
+                label: "replica '\(replica)' of '\(store.name)'", log: log)
+            views.replicas[replica] = loaded.snapshot
+            if loaded.fromFile { state.generations[replica] = store.generation }
+        }
+        self.name = store.name
+        self.folder = folder
+        self.store = EngineLocked(store)
+        current = EngineLocked(views)
+        persisted = EngineLocked(state)
+        readers = RecordReaderPool(path: folder.databasePath, indexName: store.name)
+    }
+
+    var views: EngineIndexViews { current.withLock { $0 } }
+
+    /// Runs `body` in one store transaction; `body` returns its result and
+    /// what it changed. Every view is brought up to date inside the
+    /// transaction and swapped in right after the commit.
+    /// Returns nil when the index was closed or deleted meanwhile.
+    func write<T>(
+        _ body: (IndexStore, EngineIndexViews) throws(EngineError) -> (T, EngineIndexChange)
+    ) throws(EngineError) -> (result: T, generation: UInt64)? {
+        try store.withLock { (store) throws(EngineError) -> (result: T, generation: UInt64)? in
+            guard let store else { return nil }
+            let before = views
+            let clock = ContinuousClock()
+            let start = clock.now
+            var after = before
+            let result = try store.write(now: EngineTime.nowMS()) { () throws(EngineError) -> T in
+                let (result, change) = try body(store, before)
+                after = try before.applying(change, store: store, buildMS: 0)
+                return result
+            }
+            let elapsed = clock.now - start
+            let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+            after.primary.buildMS = ms
+            current.withLock { $0 = after }
+            return (result, store.generation)
+        }
+    }
+
+    // MARK: Derived files
+
+    /// Saves the views after `delay` seconds (or twice the last save's time)
+    /// on `queue`, once per burst of writes.
+    func schedulePersist(on queue: DispatchQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
+        let wait: Double? = persisted.withLock { state in
+            guard !state.scheduled && !state.closed else { return nil }
+            state.scheduled = true
+            return max(delay, 2 * state.lastSaveSeconds)
+        }
+        guard let wait else { return }
+        queue.asyncAfter(deadline: .now() + wait) { [weak self] in
+            self?.persistNow(log: log)
+        }
+    }
+
+    /// Writes each view's file that is behind. Runs on the engine's
+    /// persistence queue only, so two writers never race on a file.
+    func persistNow(log: @Sendable (String) -> Void) {
+        let views = self.views
+        var due: [(key: String, snapshot: EngineIndexSnapshot)] = [("", views.primary)]
+        due += views.replicas.map { ($0.key, $0.value) }
+        due = persisted.withLock { state in
+            state.scheduled = false
+            return state.closed ? [] : due.filter { state.generations[$0.key] != $0.snapshot.generation }
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer {
+            let elapsed = clock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            if !due.isEmpty { persisted.withLock { $0.lastSaveSeconds = seconds } }
+        }
+        for (key, snapshot) in due {
+            do {
+                try EngineDerivedFile.write(snapshot, to: folder.derivedPath(replica: key.isEmpty ? nil : key))
+                persisted.withLock { $0.generations[key] = snapshot.generation }
+            } catch {
+                log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")
+            }
+        }
+    }
+
+    /// Stops persistence and closes every connection. Call on the persistence
+    /// queue (after a final `persistNow` when the index is kept).
+    func close() {
+        persisted.withLock { $0.closed = true }
+        store.withLock { store in
+            store?.close()
+            store = nil
+        }
+        readers.close()
+    }
+
+    /// Closes the store if its generation is still `generation` (0: no write
+    /// ever committed), checked under the write lock so a write in flight
+    /// decides first.
+    func close(ifGenerationIs generation: UInt64) -> Bool {
+        let unwritten = store.withLock { store -> Bool in
+            guard let open = store, open.generation == generation else { return false }
+            open.close()
+            store = nil
+            return true
+        }
+        if unwritten {
+            persisted.withLock { $0.closed = true }
+            readers.close()
+        }
+        return unwritten
+    }
+
+    /// Facts for listIndices: the primary, then its replicas (never waits for a write).
+    func summaries() -> [IndexSummary] {
+        let views = self.views
+        let dataSize = folder.size(of: folder.databasePath) + folder.size(of: folder.databasePath + "-wal")
+        func summary(_ name: String, _ snapshot: EngineIndexSnapshot, replica: String?) -> IndexSummary {
+            IndexSummary(
+                name: name, entries: snapshot.index.documentCount, dataSize: replica == nil ? dataSize : 0,
+                fileSize: (replica == nil ? dataSize : 0) + folder.size(of: folder.derivedPath(replica: replica)),
+                createdAt: snapshot.createdAt, updatedAt: snapshot.updatedAt, lastBuildTimeS: snapshot.buildMS / 1000,
+                replicas: replica == nil ? snapshot.settings.replicas.map(\.name) : [], primary: replica == nil ? nil : self.name)
+        }
+        return [summary(name, views.primary, replica: nil)]
+            + views.replicas.map { summary($0.key, $0.value, replica: $0.key) }
+    }
+}

@@ -1,0 +1,48 @@
+import QuarryJSON
+
+/// What a write did to the records, so every view of them can follow.
+enum EngineIndexChange {
+    case update(upserts: [(DocID, JSONObject)], deletions: [DocID])
+    /// Rebuild from the store: every view (nil) or one replica's.
+    case rebuild(only: String?)
+}
+
+/// The searchable views of one store: the primary index and its replicas, each
+/// a snapshot with its own settings and search index, all at one generation.
+/// Replaced whole after each commit.
+struct EngineIndexViews: Sendable {
+    var primary: EngineIndexSnapshot
+    var replicas: [String: EngineIndexSnapshot]
+
+    /// The primary for nil, else the named replica.
+    func view(_ replica: String?) -> EngineIndexSnapshot? {
+        guard let replica else { return primary }
+        return replicas[replica]
+    }
+
+    /// The views after `change`, built while the transaction is still open
+    /// so that the swap can follow the commit at once.
+    func applying(_ change: EngineIndexChange, store: IndexStore, buildMS: Int) throws(EngineError) -> EngineIndexViews {
+        func next(_ before: EngineIndexSnapshot?, settings: IndexSettings, replica: String?) throws(EngineError) -> EngineIndexSnapshot {
+            let index: SearchIndex
+            switch change {
+            case .update(let upserts, let deletions) where before != nil:
+                index = before.map { $0.index.updating(upserts: upserts, deletions: deletions) }
+                    ?? SearchIndex.build(settings: settings, records: EmptyCollection())
+            case .rebuild(let only) where before != nil && only != nil && only != replica:
+                index = before.map(\.index) ?? SearchIndex.build(settings: settings, records: EmptyCollection())
+            default:
+                index = try EngineDerivedFile.build(store: store, settings: settings)
+            }
+            return EngineIndexSnapshot(
+                index: index, settings: settings, generation: store.generation, buildMS: buildMS,
+                createdAt: store.createdAt, updatedAt: store.updatedAt)
+        }
+        var result = EngineIndexViews(primary: try next(primary, settings: store.settings, replica: nil), replicas: [:])
+        for replica in store.settings.replicas {
+            result.replicas[replica.name] = try next(
+                replicas[replica.name], settings: store.effectiveSettings(replica: replica.name), replica: replica.name)
+        }
+        return result
+    }
+}

@@ -1,0 +1,76 @@
+import QuarryJSON
+
+/// One item of `listIndices`, with the fields of Algolia's listIndices items.
+public struct IndexSummary: Sendable, Equatable {
+    public var name: String
+    public var entries: Int
+    /// Bytes of the records database (with its write-ahead log).
+    public var dataSize: Int64
+    /// `dataSize` plus the derived search index file.
+    public var fileSize: Int64
+    /// Milliseconds since 1970, UTC.
+    public var createdAt: Int64
+    public var updatedAt: Int64
+    public var lastBuildTimeS: Int
+    public var replicas: [String]
+    /// Set on a replica: its primary index.
+    public var primary: String?
+
+    public func json() -> JSONObject {
+        var object: JSONObject = [
+            "name": .string(name), "createdAt": .string(EngineTime.iso8601(createdAt)),
+            "updatedAt": .string(EngineTime.iso8601(updatedAt)), "entries": JSON(entries),
+            "dataSize": .int(dataSize), "fileSize": .int(fileSize), "lastBuildTimeS": JSON(lastBuildTimeS),
+            "numberOfPendingTasks": 0, "pendingTask": false,
+        ]
+        if !replicas.isEmpty { object["replicas"] = .array(replicas.map { .string($0) }) }
+        if let primary { object["primary"] = .string(primary) }
+        return object
+    }
+}
+
+/// What a write answers once it is committed and searchable.
+public struct WriteReceipt: Sendable, Equatable {
+    public var objectIDs: [String]
+    /// The index's store generation after this write: increases with every write.
+    public var taskID: Int64
+
+    public func json() -> JSONObject {
+        ["objectIDs": .array(objectIDs.map { .string($0) }), "taskID": .int(taskID)]
+    }
+}
+
+public struct SettingsReceipt: Sendable, Equatable {
+    public var taskID: Int64
+    /// Setting names given that Quarry stores but does not act on.
+    public var unsupported: [String]
+
+    public func json() -> JSONObject {
+        ["taskID": .int(taskID), "unsupported": .array(unsupported.map { .string($0) })]
+    }
+}
+
+public struct ImportProgress: Sendable, Equatable {
+    public var bytesRead: Int64
+    public var totalBytes: Int64
+    public var records: Int
+    public var skipped: Int
+}
+
+public struct ImportReceipt: Sendable, Equatable {
+    public var index: String
+    public var imported: Int
+    public var skipped: Int
+    /// The first few skipped records: `"line 40: reason"`.
+    public var skippedReasons: [String]
+    public var taskID: Int64
+    public var durationMS: Int
+
+    public func json() -> JSONObject {
+        [
+            "index": .string(index), "imported": JSON(imported), "skipped": JSON(skipped),
+            "skippedReasons": .array(skippedReasons.map { .string($0) }), "taskID": .int(taskID),
+            "durationMS": JSON(durationMS),
+        ]
+    }
+}

@@ -1,0 +1,138 @@
+import QuarryJSON
+
+/// Reads RFC 4180 CSV: comma-separated fields, `"quoted"` fields that may hold
+/// commas, newlines and `""` for a quote, rows ended by LF or CRLF. The first
+/// row names the attributes; each further row is one record.
+///
+/// Values: a field that is clearly a number becomes one — an optional `-`,
+/// then `0` or digits not starting with `0`, then optionally `.` and digits
+/// (`42`, `-3.5`; not `007`, `+1`, `1e5`, `1,000`, ` 42`); integers must fit
+/// in 64 bits. Every other field stays a string, as does the `objectID`
+/// column. An empty field leaves its attribute out of the record. Blank rows
+/// are ignored. Positions count physical lines (a quoted field may span
+/// several); a column is a field's number in its row.
+struct CSVReader: ImportReader {
+    let bytes: ImportFileBytes
+    private var header: [String]?
+    private var line = 1
+
+    init(bytes: ImportFileBytes) {
+        self.bytes = bytes
+    }
+
+    mutating func next() throws(EngineError) -> ImportItem? {
+        if header == nil {
+            if try bytes.peek() == 0xEF { _ = try bytes.next(); _ = try bytes.next(); _ = try bytes.next() }
+            guard let row = try readRow() else { return nil }
+            let fields: [String]
+            switch row {
+            case .fields(let parsed, _): fields = parsed.map { String(decoding: $0, as: UTF8.self) }
+            case .invalid(let position, let reason): throw .invalidRecord(position: position.description, reason: reason)
+            }
+            if let empty = fields.firstIndex(where: \.isEmpty) {
+                throw .invalidRecord(position: "line 1, column \(empty + 1)", reason: "a header field is empty")
+            }
+            header = fields
+        }
+        guard let header else { return nil }
+        while let row = try readRow() {
+            switch row {
+            case .invalid(let position, let reason):
+                return .invalid(position, reason: reason)
+            case .fields(let fields, let startLine):
+                if fields.count == 1 && fields[0].isEmpty { continue }
+                guard fields.count == header.count else {
+                    return .invalid(.line(startLine), reason: "has \(fields.count) fields; the header has \(header.count)")
+                }
+                var record: JSONObject = [:]
+                for (column, field) in fields.enumerated() where !field.isEmpty {
+                    guard let text = String(validating: field, as: UTF8.self) else {
+                        return .invalid(.lineColumn(startLine, column + 1), reason: "the field is not valid UTF-8")
+                    }
+                    let name = header[column]
+                    record[name] = name == "objectID" ? .string(text) : Self.value(text)
+                }
+                return .value(.object(record), .line(startLine))
+            }
+        }
+        return nil
+    }
+
+    private enum Row {
+        case fields([[UInt8]], startLine: Int)
+        case invalid(ImportPosition, reason: String)
+    }
+
+    /// One row's raw fields, or nil at the end of the file.
+    private mutating func readRow() throws(EngineError) -> Row? {
+        guard try bytes.peek() != nil else { return nil }
+        let startLine = line
+        var fields: [[UInt8]] = []
+        var field: [UInt8] = []
+        while true {
+            if try bytes.peek() == UInt8(ascii: "\"") && field.isEmpty {
+                _ = try bytes.next()
+                guard try readQuoted(into: &field) else {
+                    return .invalid(.lineColumn(startLine, fields.count + 1), reason: "the quoted field is never closed")
+                }
+                let after = try bytes.peek()
+                if after != nil && after != UInt8(ascii: ",") && after != UInt8(ascii: "\n") && after != UInt8(ascii: "\r") {
+                    try skipRestOfRow()
+                    return .invalid(.lineColumn(startLine, fields.count + 1), reason: "unexpected text after a closing quote")
+                }
+            }
+            guard let byte = try bytes.next() else {
+                fields.append(field)
+                return .fields(fields, startLine: startLine)
+            }
+            switch byte {
+            case UInt8(ascii: ","):
+                fields.append(field)
+                field = []
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                if byte == UInt8(ascii: "\r"), try bytes.peek() == UInt8(ascii: "\n") { _ = try bytes.next() }
+                line += 1
+                fields.append(field)
+                return .fields(fields, startLine: startLine)
+            default:
+                field.append(byte)
+            }
+        }
+    }
+
+    /// Reads up to the closing quote; false when the file ends first.
+    private mutating func readQuoted(into field: inout [UInt8]) throws(EngineError) -> Bool {
+        while let byte = try bytes.next() {
+            if byte == UInt8(ascii: "\"") {
+                guard try bytes.peek() == UInt8(ascii: "\"") else { return true }
+                _ = try bytes.next()
+            } else if byte == UInt8(ascii: "\n") {
+                line += 1
+            }
+            field.append(byte)
+        }
+        return false
+    }
+
+    private mutating func skipRestOfRow() throws(EngineError) {
+        while let byte = try bytes.next() {
+            if byte == UInt8(ascii: "\n") { line += 1; return }
+        }
+    }
+
+    /// The number a clearly numeric field means, else the string itself.
+    static func value(_ text: String) -> JSON {
+        let utf8 = Array(text.utf8)
+        var index = utf8.first == UInt8(ascii: "-") ? 1 : 0
+        let digitsStart = index
+        while index < utf8.count, (0x30...0x39).contains(utf8[index]) { index += 1 }
+        let integerDigits = index - digitsStart
+        guard integerDigits > 0, integerDigits == 1 || utf8[digitsStart] != 0x30 else { return .string(text) }
+        if index == utf8.count { return Int64(text).map(JSON.int) ?? .string(text) }
+        guard utf8[index] == UInt8(ascii: "."), index + 1 < utf8.count else { return .string(text) }
+        index += 1
+        guard utf8[index...].allSatisfy({ (0x30...0x39).contains($0) }) else { return .string(text) }
+        guard let number = Double(text), number.isFinite else { return .string(text) }
+        return .double(number)
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file read forward one byte at a time from a fixed 1 MiB buffer, so an
+/// import's memory does not grow with the file.
+final class ImportFileBytes {
+    let path: String
+    let totalBytes: Int64
+    private let descriptor: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private var position = 0
+    private var count = 0
+    private var bufferStart: Int64 = 0
+
+    init(path: String) throws(EngineError) {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .invalidParameter(name: "path", expected: "a readable file (\(path): \(String(cString: strerror(errno))))")
+        }
+        var info = stat()
+        totalBytes = fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0
+    }
+
+    deinit { close(descriptor) }
+
+    /// Bytes consumed so far: the offset of the next byte.
+    var offset: Int64 { bufferStart + Int64(position) }
+
+    func next() throws(EngineError) -> UInt8? {
+        if position == count, try !refill() { return nil }
+        defer { position += 1 }
+        return buffer[position]
+    }
+
+    func peek() throws(EngineError) -> UInt8? {
+        if position == count, try !refill() { return nil }
+        return buffer[position]
+    }
+
+    private func refill() throws(EngineError) -> Bool {
+        bufferStart += Int64(count)
+        position = 0
+        count = 0
+        while true {
+            let result = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if result >= 0 {
+                count = result
+                return result > 0
+            }
+            if errno != EINTR { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+}
+
+extension UInt8 {
+    var isJSONWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+}

@@ -1,0 +1,43 @@
+import QuarryJSON
+
+/// Where a record sits in an import file, rendered only when an error needs it.
+enum ImportPosition: Sendable, Equatable, CustomStringConvertible {
+    case record(Int)
+    case line(Int)
+    case lineColumn(Int, Int)
+
+    var description: String {
+        switch self {
+        case .record(let number): "record \(number)"
+        case .line(let number): "line \(number)"
+        case .lineColumn(let line, let column): "line \(line), column \(column)"
+        }
+    }
+}
+
+/// One step of an import reader: a parsed value (not yet checked to be a
+/// record), or a record that could not be read, which the reader has skipped
+/// past so reading can go on.
+enum ImportItem {
+    case value(JSON, ImportPosition)
+    case invalid(ImportPosition, reason: String)
+}
+
+/// A streaming reader of one import format. `next()` throws only when the
+/// file cannot be read on at all (I/O error, broken structure); a bad record
+/// it can step over is an `.invalid` item.
+protocol ImportReader {
+    mutating func next() throws(EngineError) -> ImportItem?
+    var bytes: ImportFileBytes { get }
+}
+
+extension ImportFormat {
+    func reader(path: String) throws(EngineError) -> any ImportReader {
+        let bytes = try ImportFileBytes(path: path)
+        switch self {
+        case .json: return JSONArrayReader(bytes: bytes)
+        case .ndjson: return NDJSONReader(bytes: bytes)
+        case .csv: return CSVReader(bytes: bytes)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import QuarryJSON
+
+/// Reads newline-delimited JSON: one value per line, blank lines ignored,
+/// `\r\n` accepted. A line that does not parse is reported and skipped.
+struct NDJSONReader: ImportReader {
+    let bytes: ImportFileBytes
+    private var lineNumber = 0
+    private var line: [UInt8] = []
+
+    init(bytes: ImportFileBytes) {
+        self.bytes = bytes
+    }
+
+    mutating func next() throws(EngineError) -> ImportItem? {
+        while true {
+            line.removeAll(keepingCapacity: true)
+            var sawByte = false
+            while let byte = try bytes.next() {
+                sawByte = true
+                if byte == UInt8(ascii: "\n") { break }
+                line.append(byte)
+            }
+            guard sawByte else { return nil }
+            lineNumber += 1
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            if line.allSatisfy(\.isJSONWhitespace) { continue }
+            do {
+                return .value(try JSONParser.parse(line), .line(lineNumber))
+            } catch {
+                return .invalid(.lineColumn(lineNumber, error.offset + 1), reason: error.reason)
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import QuarryJSON
+
+/// The source of truth for one index: its records, settings and generation,
+/// in one SQLite database (WAL, synchronous=FULL).
+///
+/// One database per index (not one per data directory) so that writes to
+/// different indices never wait on SQLite's single writer lock, deleting an
+/// index is deleting a folder, and its size is its files' size.
+///
+/// Not thread-safe: the owning `EngineIndex` calls it under its write lock.
+/// Every mutation happens inside `write(_:)`, which is one transaction that
+/// also bumps `generation`: a crash leaves it committed or not, never half.
+final class IndexStore {
+    static let schemaVersion: Int64 = 1
+    static let replicaPrefix = "replica:"
+
+    let path: String
+    let connection: SQLiteConnection
+    private(set) var name: String
+    private(set) var generation: UInt64
+    private(set) var createdAt: Int64
+    private(set) var updatedAt: Int64
+    private(set) var settings: IndexSettings
+    /// Each replica's own settings (only the keys set on it; the rest come
+    /// from the primary), stored as meta `replica:<name>`.
+    private(set) var replicaSettings: [String: JSONObject] = [:]
+
+    private let upsertStatement: SQLiteStatement
+    private let deleteStatement: SQLiteStatement
+    private let bodyStatement: SQLiteStatement
+    private let setMetaStatement: SQLiteStatement
+    private var inTransaction = false
+
+    init(path: String, name: String, now: Int64) throws(EngineError) {
+        self.path = path
+        connection = try SQLiteConnection(path: path, readOnly: false)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        try connection.execute("PRAGMA synchronous=FULL")
+        // A million-record import grows the WAL; truncate it after checkpoints.
+        try connection.execute("PRAGMA journal_size_limit=67108864")
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS records(
+                docID INTEGER PRIMARY KEY, objectID TEXT NOT NULL UNIQUE, body TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+            """)
+        upsertStatement = try connection.prepare("""
+            INSERT INTO records(objectID, body) VALUES(?1, ?2)
+            ON CONFLICT(objectID) DO UPDATE SET body = excluded.body RETURNING docID
+            """)
+        deleteStatement = try connection.prepare("DELETE FROM records WHERE objectID = ?1 RETURNING docID")
+        bodyStatement = try connection.prepare("SELECT docID, body FROM records WHERE objectID = ?1")
+        setMetaStatement = try connection.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")
+
+        let meta = try Self.readMeta(connection)
+        if let version = meta["schemaVersion"]?.intValue, Int64(version) != Self.schemaVersion {
+            throw .storage("\(path) has schema version \(version); this quarry reads \(Self.schemaVersion)")
+        }
+        self.name = meta["name"]?.stringValue ?? name
+        generation = UInt64(meta["generation"]?.intValue ?? 0)
+        createdAt = Int64(meta["createdAt"]?.intValue ?? Int(now))
+        updatedAt = Int64(meta["updatedAt"]?.intValue ?? Int(now))
+        settings = IndexSettings()
+        if let text = meta["settings"]?.stringValue,
+           case .object(let object)? = try? JSONParser.parse(text) {
+            settings = try IndexSettings(json: object)
+        }
+        for (key, value) in meta where key.hasPrefix(Self.replicaPrefix) {
+            if let text = value.stringValue, case .object(let own)? = try? JSONParser.parse(text) {
+                replicaSettings[String(key.dropFirst(Self.replicaPrefix.count))] = own
+            }
+        }
+        if meta["schemaVersion"] == nil {
+            try connection.transaction { () throws(EngineError) in
+                try setMeta("schemaVersion", .int(Self.schemaVersion))
+                try setMeta("name", .string(self.name))
+                try setMeta("createdAt", .int(createdAt))
+                try setMeta("updatedAt", .int(updatedAt))
+                try setMeta("generation", .int(0))
+            }
+        }
+    }
+
+    func close() { connection.close() }
+
+    /// Runs `body` as one transaction and bumps the generation with it (so
+    /// `generation` inside `body` is already the one being written).
+    /// On any error nothing is written and the in-memory state is unchanged.
+    func write<T>(now: Int64, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
+        let saved = (generation, updatedAt, settings, replicaSettings)
+        inTransaction = true
+        defer { inTransaction = false }
+        do {
+            return try connection.transaction { () throws(EngineError) -> T in
+                generation += 1
+                updatedAt = now
+                try setMeta("generation", .int(Int64(generation)))
+                try setMeta("updatedAt", .int(now))
+                return try body()
+            }
+        } catch {
+            (generation, updatedAt, settings, replicaSettings) = saved
+            throw error
+        }
+    }
+
+    // MARK: Mutations, valid only inside `write(_:)`.
+
+    /// Inserts or replaces by objectID; a replaced record keeps its docID.
+    func upsert(objectID: String, body: [UInt8]) throws(EngineError) -> DocID {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        upsertStatement.bind(1, objectID)
+        upsertStatement.bind(2, utf8: body)
+        defer { upsertStatement.reset() }
+        guard try upsertStatement.step() else { throw .storage("upsert returned no docID") }
+        return try Self.docID(upsertStatement.int64(0))
+    }
+
+    func delete(objectID: String) throws(EngineError) -> DocID? {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        deleteStatement.bind(1, objectID)
+        defer { deleteStatement.reset() }
+        guard try deleteStatement.step() else { return nil }
+        let id = try Self.docID(deleteStatement.int64(0))
+        while try deleteStatement.step() {}
+        return id
+    }
+
+    func deleteAll() throws(EngineError) {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        try connection.execute("DELETE FROM records")
+    }
+
+    func replaceSettings(_ newSettings: IndexSettings) throws(EngineError) {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        try setMeta("settings", .string(JSONWriter.string(.object(newSettings.json()))))
+        settings = newSettings
+    }
+
+    /// Sets (or with nil, forgets) one replica's own settings.
+    func replaceReplicaSettings(_ name: String, _ own: JSONObject?) throws(EngineError) {
+        precondition(inTransaction, "IndexStore mutation outside write(_:)")
+        if let own {
+            try setMeta(Self.replicaPrefix + name, .string(JSONWriter.string(.object(own))))
+        } else {
+            let statement = try connection.prepare("DELETE FROM meta WHERE key = ?1")
+            statement.bind(1, Self.replicaPrefix + name)
+            try statement.run()
+        }
+        replicaSettings[name] = own
+    }
+
+    /// The settings a replica searches with: the primary's, overlaid with the
+    /// keys set on the replica (own keys were validated when they were set).
+    func effectiveSettings(replica name: String) -> IndexSettings {
+        var effective = settings
+        effective.replicas = []
+        try? effective.merge(replicaSettings[name] ?? [:])
+        effective.primary = self.name
+        effective.isVirtualReplica = settings.replicas.first(where: { $0.name == name })?.isVirtual ?? false
+        return effective
+    }
+
+    // MARK: Reads (the writer sees its own uncommitted writes).
+
+    func record(objectID: String) throws(EngineError) -> (DocID, JSONObject)? {
+        bodyStatement.bind(1, objectID)
+        defer { bodyStatement.reset() }
+        guard try bodyStatement.step() else { return nil }
+        let id = try Self.docID(bodyStatement.int64(0))
+        let object = try bodyStatement.withText(1) { (bytes) throws(EngineError) in try Self.parseBody(bytes) }
+        return (id, object)
+    }
+
+    /// Every record in docID order, read lazily for a streaming index build.
+    func allRecords() throws(EngineError) -> StoredRecords {
+        try StoredRecords(statement: connection.prepare("SELECT docID, body FROM records ORDER BY docID"))
+    }
+
+    func count() throws(EngineError) -> Int {
+        let statement = try connection.prepare("SELECT count(*) FROM records")
+        _ = try statement.step()
+        return Int(statement.int64(0))
+    }
+
+    // MARK: Helpers
+
+    private func setMeta(_ key: String, _ value: JSON) throws(EngineError) {
+        setMetaStatement.bind(1, key)
+        switch value {
+        case .int(let i): setMetaStatement.bind(2, i)
+        case .string(let s): setMetaStatement.bind(2, s)
+        default: setMetaStatement.bind(2, JSONWriter.string(value))
+        }
+        try setMetaStatement.run()
+    }
+
+    private static func readMeta(_ connection: SQLiteConnection) throws(EngineError) -> [String: JSON] {
+        let statement = try connection.prepare("SELECT key, value FROM meta")
+        var meta: [String: JSON] = [:]
+        while try statement.step() {
+            let key = statement.string(0)
+            let isText = key == "name" || key == "settings" || key.hasPrefix(replicaPrefix)
+            meta[key] = isText ? .string(statement.string(1)) : .int(statement.int64(1))
+        }
+        return meta
+    }
+
+    static func docID(_ raw: Int64) throws(EngineError) -> DocID {
+        guard let id = DocID(exactly: raw) else { throw .storage("docID \(raw) is out of range") }
+        return id
+    }
+
+    static func parseBody(_ bytes: UnsafeBufferPointer<UInt8>) throws(EngineError) -> JSONObject {
+        guard case .object(let object)? = try? JSONParser.parse(buffer: bytes) else {
+            throw .storage("a stored record is not a JSON object (database damaged?)")
+        }
+        return object
+    }
+}

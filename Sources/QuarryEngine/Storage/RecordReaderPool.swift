@@ -1,0 +1,117 @@
+import QuarryJSON
+
+/// Where a search gets the records of its hits: read-only SQLite connections
+/// with a prepared lookup by docID, lent one per search and kept for reuse.
+///
+/// Readers never block the writer (WAL) and see the last committed state.
+final class RecordReaderPool: Sendable {
+    private struct State {
+        var idle: [RecordReader] = []
+        var closed = false
+    }
+
+    private let path: String
+    private let indexName: String
+    private let state = EngineLocked(State())
+    private let maxIdle = 4
+
+    init(path: String, indexName: String) {
+        self.path = path
+        self.indexName = indexName
+    }
+
+    /// Lends a record source for the duration of `body`.
+    func withSource<T>(_ body: (StoreRecordSource) throws(EngineError) -> T) throws(EngineError) -> T {
+        let reader = try borrow()
+        let source = StoreRecordSource(reader: reader)
+        defer { giveBack(source.detach()) }
+        return try body(source)
+    }
+
+    /// Closes idle readers now, and lent ones when they come back.
+    func close() {
+        let idle = state.withLock { state in
+            state.closed = true
+            defer { state.idle = [] }
+            return state.idle
+        }
+        idle.forEach { $0.close() }
+    }
+
+    private func borrow() throws(EngineError) -> RecordReader {
+        let reused: RecordReader? = try state.withLock { (state) throws(EngineError) in
+            // Closed means deleted (or the engine closed) after the search found the index.
+            if state.closed { throw EngineError.indexNotFound(indexName) }
+            return state.idle.popLast()
+        }
+        if let reused { return reused }
+        return try RecordReader(path: path)
+    }
+
+    private func giveBack(_ reader: RecordReader?) {
+        guard let reader else { return }
+        let kept = state.withLock { state in
+            guard !state.closed, state.idle.count < maxIdle else { return false }
+            state.idle.append(reader)
+            return true
+        }
+        if !kept { reader.close() }
+    }
+}
+
+/// One read-only connection and its lookup statement.
+final class RecordReader {
+    private let connection: SQLiteConnection
+    private let lookup: SQLiteStatement
+    private let lookupByObjectID: SQLiteStatement
+
+    init(path: String) throws(EngineError) {
+        connection = try SQLiteConnection(path: path, readOnly: true)
+        lookup = try connection.prepare("SELECT body FROM records WHERE docID = ?1")
+        lookupByObjectID = try connection.prepare("SELECT body FROM records WHERE objectID = ?1")
+    }
+
+    func record(_ id: DocID) -> JSONObject? {
+        lookup.bind(1, Int64(id))
+        return Self.body(lookup)
+    }
+
+    func record(objectID: String) -> JSONObject? {
+        lookupByObjectID.bind(1, objectID)
+        return Self.body(lookupByObjectID)
+    }
+
+    private static func body(_ statement: SQLiteStatement) -> JSONObject? {
+        defer { statement.reset() }
+        guard (try? statement.step()) == true else { return nil }
+        return try? statement.withText(0) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
+    }
+
+    func close() { connection.close() }
+}
+
+/// The `RecordSource` a search sees: one borrowed reader, serialised by a lock
+/// because the protocol is `Sendable` and a search could fan out.
+final class StoreRecordSource: RecordSource, Sendable {
+    private let reader: EngineLocked<RecordReader?>
+
+    init(reader: RecordReader) {
+        self.reader = EngineLocked(reader)
+    }
+
+    func record(_ id: DocID) -> JSONObject? {
+        reader.withLock { $0?.record(id) }
+    }
+
+    func record(objectID: String) -> JSONObject? {
+        reader.withLock { $0?.record(objectID: objectID) }
+    }
+
+    /// Takes the reader back; later lookups (none expected) return nil.
+    fileprivate func detach() -> RecordReader? {
+        reader.withLock { reader in
+            defer { reader = nil }
+            return reader
+        }
+    }
+}

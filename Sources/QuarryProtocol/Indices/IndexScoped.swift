@@ -1,0 +1,14 @@
+/// A request about one index: writes to the same index are ordered by it.
+public protocol IndexScoped {
+    var index: String { get }
+}
+
+extension SaveObjectsRequest: IndexScoped {}
+extension PartialUpdateObjectsRequest: IndexScoped {}
+extension DeleteObjectsRequest: IndexScoped {}
+extension ClearObjectsRequest: IndexScoped {}
+extension DeleteIndexRequest: IndexScoped {}
+extension SetSettingsRequest: IndexScoped {}
+extension GetSettingsRequest: IndexScoped {}
+extension SearchRequest: IndexScoped {}
+extension ImportFileRequest: IndexScoped {}

@@ -1,0 +1,19 @@
+import QuarryJSON
+
+/// `search` {index, query?, …any search parameter}: a stateless one-shot
+/// search with an Algolia-shaped response. Parameters other than `index` go
+/// to the engine, which checks them.
+public struct SearchRequest: RequestType {
+    public static let method = "search"
+    public typealias Response = JSONResponse
+    public var index: String
+    public var parameters: JSONObject
+
+    public init(params: Params) throws(ResponseError) {
+        index = try params.indexName()
+        if let query = params.object["query"], query.stringValue == nil, !query.isNull {
+            throw params.fail("query", expected: "a string", got: query)
+        }
+        parameters = params.remaining(excluding: ["index"])
+    }
+}

@@ -1,0 +1,118 @@
+import QuarryEngine
+import QuarryJSON
+import QuarryProtocol
+
+/// The index-management and one-shot search methods: thin translations
+/// between the wire types and the engine.
+extension Server {
+    func saveObjects(_ request: SaveObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
+        let receipt = try engineCall { () throws(EngineError) in try engine.saveObjects(request.objects, index: request.index) }
+        return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
+    }
+
+    func partialUpdateObjects(_ request: PartialUpdateObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
+        let receipt = try engineCall { () throws(EngineError) in
+            try engine.partialUpdateObjects(request.objects, index: request.index, createIfNotExists: request.createIfNotExists)
+        }
+        return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
+    }
+
+    func deleteObjects(_ request: DeleteObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
+        let receipt = try engineCall { () throws(EngineError) in try engine.deleteObjects(request.objectIDs, index: request.index) }
+        return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
+    }
+
+    func clearObjects(_ request: ClearObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
+        let receipt = try engineCall { () throws(EngineError) in try engine.clearObjects(index: request.index) }
+        return WriteResponse(objectIDs: nil, taskID: receipt.taskID)
+    }
+
+    func deleteIndex(_ request: DeleteIndexRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
+        let deleted = try engineCall { () throws(EngineError) in try engine.deleteIndex(request.index) }
+        guard deleted else { throw ResponseError(engine: .indexNotFound(request.index)) }
+        return WriteResponse(objectIDs: nil, taskID: 0)
+    }
+
+    func setSettings(_ request: SetSettingsRequest, _ context: RequestContext) throws(ResponseError) -> SetSettingsRequest.Response {
+        let receipt = try engineCall { () throws(EngineError) in try engine.setSettings(request.settings, index: request.index) }
+        return .init(taskID: receipt.taskID, unsupported: receipt.unsupported)
+    }
+
+    func getSettings(_ request: GetSettingsRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
+        JSONResponse(.object(try engineCall { () throws(EngineError) in try engine.settings(index: request.index) }))
+    }
+
+    func listIndices(_ request: ListIndicesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
+        let items = engine.listIndices().map { JSON.object($0.json()) }
+        return JSONResponse(["items": .array(items), "nbPages": 1])
+    }
+
+    func search(_ request: SearchRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
+        let encoding = context.connection.positionEncoding
+        return JSONResponse(try engineCall { () throws(EngineError) in
+            try engine.search(index: request.index, parameters: request.parameters, positionEncoding: encoding)
+        })
+    }
+
+    func importFile(_ request: ImportFileRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
+        let token = request.workDoneToken ?? context.id.json
+        context.notify(ProgressNotification(token: token, kind: .begin, title: "Importing into '\(request.index)'", percentage: 0))
+        let format = request.format.flatMap { ImportFormat(rawValue: $0.rawValue) }
+        let receipt: ImportReceipt
+        do throws(ResponseError) {
+            receipt = try engineCall { () throws(EngineError) in
+                try engine.importRecords(
+                    index: request.index, from: request.path, format: format, settings: request.settings,
+                    skipInvalid: request.skipInvalid,
+                    progress: { progress in
+                        context.notify(ProgressNotification(token: token, progress: progress), coalescingKey: "progress:\(JSONWriter.string(token))")
+                    },
+                    isCancelled: { context.token.isCancelled })
+            }
+        } catch {
+            context.notify(ProgressNotification(token: token, kind: .end, message: "failed: \(error.message)"))
+            throw context.token.isCancelled ? .cancelled : error
+        }
+        context.notify(ProgressNotification(token: token, kind: .end, message: "imported \(receipt.imported) records", percentage: 100))
+        return JSONResponse(.object(receipt.json()))
+    }
+
+    private func engineCall<T>(_ body: () throws(EngineError) -> T) throws(ResponseError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ResponseError(engine: error)
+        }
+    }
+}
+
+extension ProgressNotification {
+    init(token: JSON, progress: ImportProgress) {
+        let percentage = progress.totalBytes > 0 ? Int(progress.bytesRead * 100 / progress.totalBytes) : 0
+        self.init(token: token, kind: .report, message: "\(progress.records) records", percentage: min(99, percentage),
+                  details: ["records": JSON(progress.records), "skipped": JSON(progress.skipped),
+                            "bytes": .int(progress.bytesRead), "totalBytes": .int(progress.totalBytes)])
+    }
+}
+
+extension ResponseError {
+    /// Engine errors on the wire: bad parameters are -32602 naming the
+    /// parameter; a missing index or a bad record is -32602 too (the request
+    /// named something that cannot be used); storage failures are -32603.
+    init(engine error: EngineError) {
+        switch error {
+        case .invalidParameter(let name, _):
+            self = .invalidParams("invalid params: \(error)", parameter: name)
+        case .invalidSetting(let name, _):
+            self = .invalidParams("invalid params: \(error)", parameter: "settings.\(name)")
+        case .indexNotFound:
+            self = .invalidParams("invalid params: \(error)", parameter: "index")
+        case .invalidRecord:
+            self = .invalidParams("invalid params: \(error)")
+        case .cancelled:
+            self = .cancelled
+        default:
+            self = .internalError("internal error: \(error)")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Dispatch
+import QuarryEngine
+import QuarryJSON
+import QuarryProtocol
+import QuarryTransport
+
+/// Answers JSON-RPC messages: decodes them per connection, routes each method
+/// to its handler (`Server+Dispatch.swift`), and sends replies through the sink.
+///
+/// The transport calls the `connection…`/`received` entry points on its loop
+/// thread; they only hand work to queues, so the loop does I/O only.
+public final class Server: Sendable {
+    let configuration: ServerConfiguration
+    let engine: Engine
+    let sink: any MessageSink
+    let log: @Sendable (String) -> Void
+    let connections = Locked<[ConnectionID: ServerConnection]>([:])
+    let lifecycle = Locked(LifecycleState())
+    let readPool: BoundedPool
+    let writeQueues = KeyedSerialQueues(label: "quarry.write")
+
+    struct LifecycleState: Sendable {
+        var exitCode: Int32?
+        var socketClients = 0
+        var hasStdio = false
+        var idleGeneration = 0
+    }
+
+    public init(configuration: ServerConfiguration, engine: Engine, sink: any MessageSink,
+                log: @escaping @Sendable (String) -> Void) {
+        self.configuration = configuration
+        self.engine = engine
+        self.sink = sink
+        self.log = log
+        readPool = BoundedPool(label: "quarry.read", width: configuration.searchConcurrency)
+    }
+
+    /// The code the process should exit with once the loop has returned.
+    public var exitCode: Int32 { lifecycle.withLock { $0.exitCode } ?? 0 }
+
+    // MARK: Entry points (transport loop thread)
+
+    public func connectionOpened(_ id: ConnectionID, kind: ConnectionKind) {
+        connections.withLock { $0[id] = ServerConnection(id: id, kind: kind) }
+        lifecycle.withLock { state in
+            switch kind {
+            case .stdio: state.hasStdio = true
+            case .socket: state.socketClients += 1; state.idleGeneration += 1
+            }
+        }
+    }
+
+    public func received(_ payload: [UInt8], on id: ConnectionID) {
+        guard let connection = connections.withLock({ $0[id] }) else { return }
+        connection.queue.async { self.process(payload, on: connection) }
+    }
+
+    public func framingFailed(_ error: FramingError, on id: ConnectionID) {
+        let reply: ResponseError
+        switch error {
+        case .messageTooLarge(let declared, let limit):
+            reply = .invalidRequest("invalid request: message of \(declared) bytes exceeds the limit of \(limit) bytes (--max-message-size)")
+        case .lineTooLong(let limit):
+            reply = .invalidRequest("invalid request: line exceeds the limit of \(limit) bytes (--max-message-size)")
+        case .invalidHeader(let reason):
+            reply = ResponseError(code: .parseError, message: "parse error: invalid header: \(reason)")
+        case .truncatedAtEOF(let missing):
+            log("connection \(id): input ended \(missing) bytes short of a complete message")
+            return
+        }
+        guard let connection = connections.withLock({ $0[id] }) else { return }
+        connection.queue.async { self.send(OutgoingMessage.error(reply, id: nil), to: id) }
+    }
+
+    public func connectionClosed(_ id: ConnectionID) {
+        guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
+        switch connection.kind {
+        case .stdio:
+            // End of the editor's input: answer what is still owed, then end the daemon.
+            connection.queue.async {
+                connection.pending.notify(queue: connection.queue) {
+                    self.stop(exitCode: connection.phase == .shutDown ? 0 : 1)
+                }
+            }
+        case .socket:
+            connection.cancelAll()  // nobody is left to read the replies
+            let idle = lifecycle.withLock { state -> Int? in
+                state.socketClients -= 1
+                state.idleGeneration += 1
+                return state.socketClients == 0 && !state.hasStdio ? state.idleGeneration : nil
+            }
+            if let idle { scheduleIdleStop(generation: idle) }
+        }
+    }
+
+    public func terminationSignal(_ signal: Int32) {
+        log("signal \(signal): stopping")
+        stop(exitCode: 0)
+    }
+
+    /// Starts the idle countdown for a daemon that begins with no client.
+    public func started() {
+        let idle = lifecycle.withLock { state in state.socketClients == 0 && !state.hasStdio ? state.idleGeneration : nil }
+        if let idle { scheduleIdleStop(generation: idle) }
+    }
+
+    // MARK: Output
+
+    func send(_ message: JSON, to id: ConnectionID, coalescingKey: String? = nil) {
+        sink.send(JSONWriter.encode(message), to: id, coalescingKey: coalescingKey)
+    }
+
+    func stop(exitCode: Int32) {
+        let first = lifecycle.withLock { state -> Bool in
+            guard state.exitCode == nil else { return false }
+            state.exitCode = exitCode
+            return true
+        }
+        if first { sink.stop() }
+    }
+
+    private func scheduleIdleStop(generation: Int) {
+        guard let timeout = configuration.idleTimeout else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            let stillIdle = self.lifecycle.withLock { $0.idleGeneration == generation && $0.socketClients == 0 }
+            if stillIdle {
+                self.log("no client for \(timeout) s: stopping (--idle-timeout)")
+                self.stop(exitCode: 0)
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct ServerConfiguration: Sendable {
+    public var serverName = "quarry"
+    public var serverVersion = "0.1.0"
+    /// The version of the wire contract in `protocol/`.
+    public var protocolVersion = "0.1"
+    public var maxNestingDepth = 512
+    /// Only for error texts: the transport enforces the limit.
+    public var maxMessageSize = 64 << 20
+    /// End the daemon after this many seconds with no client; `nil` never.
+    public var idleTimeout: Double? = nil
+    /// Searches at once: cores − 1 keeps a core for the loop thread.
+    public var searchConcurrency = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
+
+    public init() {}
+}

@@ -1,0 +1,56 @@
+import Dispatch
+import QuarryEngine
+import QuarryProtocol
+import QuarryTransport
+
+/// What the server knows of one connection. Messages of a connection are
+/// decoded in arrival order on `queue`; the requests' work may run elsewhere.
+final class ServerConnection: Sendable {
+    enum Phase: Sendable { case awaitingInitialize, running, shutDown }
+
+    struct State: Sendable {
+        var phase = Phase.awaitingInitialize
+        var positionEncoding = PositionEncoding.utf16
+        var inFlight: [RequestID: CancellationToken] = [:]
+    }
+
+    let id: ConnectionID
+    let kind: ConnectionKind
+    let queue: DispatchQueue
+    /// Entered for every request until its reply is sent, so end of input can
+    /// wait for the replies still owed.
+    let pending = DispatchGroup()
+    let state = Locked(State())
+
+    init(id: ConnectionID, kind: ConnectionKind) {
+        self.id = id
+        self.kind = kind
+        queue = DispatchQueue(label: "quarry.connection.\(id.rawValue)")
+    }
+
+    var phase: Phase { state.withLock { $0.phase } }
+
+    var positionEncoding: PositionEncoding { state.withLock { $0.positionEncoding } }
+
+    func begin(_ request: RequestID) -> CancellationToken {
+        let token = CancellationToken()
+        pending.enter()
+        state.withLock { $0.inFlight[request] = token }
+        return token
+    }
+
+    func end(_ request: RequestID, token: CancellationToken) {
+        state.withLock { state in
+            if state.inFlight[request] === token { state.inFlight[request] = nil }
+        }
+        pending.leave()
+    }
+
+    func cancel(_ request: RequestID) {
+        state.withLock { $0.inFlight[request] }?.cancel()
+    }
+
+    func cancelAll() {
+        for token in state.withLock({ Array($0.inFlight.values) }) { token.cancel() }
+    }
+}

@@ -1,0 +1,97 @@
+import QuarryJSON
+import XCTest
+@testable import QuarryEngine
+
+/// The streaming readers:
+/// 1. a JSON array with strings holding brackets, quotes and escapes splits into its elements;
+/// 2. a malformed element is reported with its record number and reading goes on;
+/// 3. a broken array (no '[', not closed, trailing data) is fatal;
+/// 4. NDJSON reports line and column; blank lines and CRLF are fine;
+/// 5. CSV follows RFC 4180 quoting and the documented number rule.
+final class ImportReaderTests: EngineTestCase {
+
+    func items(_ format: ImportFormat, _ text: String) throws -> [ImportItem] {
+        var reader = try format.reader(path: directory.file("input", contents: text))
+        var items: [ImportItem] = []
+        while let item = try reader.next() { items.append(item) }
+        return items
+    }
+
+    func values(_ items: [ImportItem]) -> [JSON] {
+        items.compactMap { if case .value(let value, _) = $0 { value } else { nil } }
+    }
+
+    func invalid(_ items: [ImportItem]) -> [String] {
+        items.compactMap { if case .invalid(let position, let reason) = $0 { "\(position): \(reason)" } else { nil } }
+    }
+
+    func testJSONArraySplitsElementsAwareOfStrings() throws {
+        let text = "\u{FEFF}[ {\"objectID\":\"a\",\"t\":\"x],}{\\\"[\"} ,\n{\"objectID\":2,\"n\":[1,[2]]}, \"s]\" , 7 ]\n"
+        let read = try items(.json, text)
+        XCTAssertEqual(values(read), [
+            ["objectID": "a", "t": "x],}{\"["], ["objectID": 2, "n": [1, [2]]], "s]", 7,
+        ])
+        XCTAssertTrue(try items(.json, " [ ] ").isEmpty)
+    }
+
+    func testAJSONFileOfConcatenatedObjectsIsAStream() throws {
+        let read = try items(.json, "{\"a\": 1}\n{\n  \"a\": {\"b\": \"}\"}\n}{\"a\":x}\n\n")
+        XCTAssertEqual(values(read), [["a": 1], ["a": ["b": "}"]]])
+        XCTAssertEqual(invalid(read).count, 1)
+        XCTAssertTrue(invalid(read)[0].hasPrefix("record 3: "), invalid(read)[0])
+    }
+
+    func testJSONArrayReportsABadElementAndGoesOn() throws {
+        let read = try items(.json, #"[{"a":1},{"a":tru},{"a":3}]"#)
+        XCTAssertEqual(values(read), [["a": 1], ["a": 3]])
+        XCTAssertEqual(invalid(read).count, 1)
+        XCTAssertTrue(invalid(read)[0].hasPrefix("record 2: "), invalid(read)[0])
+    }
+
+    func testJSONArrayStructureErrorsAreFatal() throws {
+        for text in [#""just a string""#, #"[{"a":1}"#, #"[{"a":1},]"#, #"[{"a":1}] x"#, #"[{"a":"open]"#] {
+            XCTAssertThrowsError(try items(.json, text), text) { error in
+                guard case EngineError.invalidRecord = error else { return XCTFail("\(error)") }
+            }
+        }
+    }
+
+    func testNDJSONPositions() throws {
+        let read = try items(.ndjson, "{\"a\":1}\r\n\n  \n{\"a\":2}\n{\"a\" 3}\n[1]")
+        XCTAssertEqual(values(read), [["a": 1], ["a": 2], [1]])
+        XCTAssertEqual(invalid(read).count, 1)
+        XCTAssertTrue(invalid(read)[0].hasPrefix("line 5, column 6: "), invalid(read)[0])
+    }
+
+    func testCSVQuotingAndNumbers() throws {
+        let text = "objectID,name,price,zip,note\r\n"
+            + "1,\"Smith, \"\"J\"\"\",12.50,02134,\"two\nlines\"\r\n"
+            + "2,plain,-3,0,\n"
+            + "\n"
+            + "3,x,1e5,+1,007\n"
+        let read = try items(.csv, text)
+        XCTAssertEqual(values(read), [
+            ["objectID": "1", "name": "Smith, \"J\"", "price": 12.5, "zip": "02134", "note": "two\nlines"],
+            ["objectID": "2", "name": "plain", "price": -3, "zip": 0],
+            ["objectID": "3", "name": "x", "price": "1e5", "zip": "+1", "note": "007"],
+        ])
+        XCTAssertEqual(invalid(read), [])
+    }
+
+    func testCSVRowErrorsNameTheirLine() throws {
+        let text = "a,b\n1,2\n3\n\"x\"y,4\n5,6\n"
+        let read = try items(.csv, text)
+        XCTAssertEqual(values(read), [["a": 1, "b": 2], ["a": 5, "b": 6]])
+        XCTAssertEqual(invalid(read), [
+            "line 3: has 1 fields; the header has 2",
+            "line 4, column 1: unexpected text after a closing quote",
+        ])
+    }
+
+    func testFormatIsGuessedFromTheExtension() {
+        XCTAssertEqual(ImportFormat(guessingFrom: "/a/b.JSON"), .json)
+        XCTAssertEqual(ImportFormat(guessingFrom: "x.jsonl"), .ndjson)
+        XCTAssertEqual(ImportFormat(guessingFrom: "x.csv"), .csv)
+        XCTAssertNil(ImportFormat(guessingFrom: "/a.b/records"))
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class QuarryEngineTestsPlaceholder: XCTestCase { func testPlaceholder() {} }

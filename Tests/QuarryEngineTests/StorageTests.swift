@@ -1,0 +1,77 @@
+import QuarryJSON
+import XCTest
+@testable import QuarryEngine
+
+/// The SQLite store:
+/// 1. records, settings and the generation survive closing and reopening;
+/// 2. every write transaction bumps the generation by one;
+/// 3. a failing transaction writes nothing and leaves the generation as it was;
+/// 4. upserting an objectID again keeps its docID; deleting returns it;
+/// 5. readers fetch committed records by docID.
+final class StorageTests: XCTestCase {
+    func testRoundTripAcrossReopen() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/records.sqlite"
+        var settings = IndexSettings()
+        settings.hitsPerPage = 7
+        settings.unsupported["ignorePlurals"] = true
+        do {
+            let store = try IndexStore(path: path, name: "books", now: 1000)
+            try store.write(now: 2000) { () throws(EngineError) in
+                _ = try store.upsert(objectID: "a", body: JSONWriter.encode(["objectID": "a", "title": "Dune"]))
+                try store.replaceSettings(settings)
+            }
+            store.close()
+        }
+        let store = try IndexStore(path: path, name: "ignored", now: 3000)
+        XCTAssertEqual(store.name, "books")
+        XCTAssertEqual(store.generation, 1)
+        XCTAssertEqual(store.createdAt, 1000)
+        XCTAssertEqual(store.updatedAt, 2000)
+        XCTAssertEqual(store.settings, settings)
+        let found = try XCTUnwrap(store.record(objectID: "a"))
+        XCTAssertEqual(found.1["title"], "Dune")
+    }
+
+    func testEveryWriteBumpsTheGenerationAndFailuresRollBack() throws {
+        let directory = TemporaryDirectory()
+        let store = try IndexStore(path: directory.path + "/records.sqlite", name: "x", now: 0)
+        let first = try store.write(now: 1) { () throws(EngineError) in
+            try store.upsert(objectID: "a", body: Array(#"{"objectID":"a","n":1}"#.utf8))
+        }
+        let again = try store.write(now: 2) { () throws(EngineError) in
+            try store.upsert(objectID: "a", body: Array(#"{"objectID":"a","n":2}"#.utf8))
+        }
+        XCTAssertEqual(first, again, "an upsert of the same objectID keeps its docID")
+        XCTAssertEqual(store.generation, 2)
+
+        XCTAssertThrowsError(try store.write(now: 3) { () throws(EngineError) in
+            _ = try store.upsert(objectID: "b", body: Array(#"{"objectID":"b"}"#.utf8))
+            throw EngineError.invalidRecord(position: "record 2", reason: "test")
+        })
+        XCTAssertEqual(store.generation, 2)
+        XCTAssertNil(try store.record(objectID: "b"), "the failed transaction wrote nothing")
+        XCTAssertEqual(try store.count(), 1)
+
+        let deleted = try store.write(now: 4) { () throws(EngineError) in try store.delete(objectID: "a") }
+        XCTAssertEqual(deleted, first)
+        XCTAssertEqual(store.generation, 3)
+        XCTAssertEqual(try store.count(), 0)
+    }
+
+    func testReadersSeeCommittedRecordsByDocID() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/records.sqlite"
+        let store = try IndexStore(path: path, name: "x", now: 0)
+        let id = try store.write(now: 1) { () throws(EngineError) in
+            try store.upsert(objectID: "é", body: JSONWriter.encode(["objectID": "é", "tags": ["a", "b"]]))
+        }
+        let pool = RecordReaderPool(path: path, indexName: "x")
+        let fetched = try pool.withSource { (source) throws(EngineError) in (source.record(id), source.record(id + 100)) }
+        XCTAssertEqual(fetched.0?["tags"], ["a", "b"])
+        XCTAssertNil(fetched.1)
+        let records = try store.allRecords()
+        XCTAssertEqual(Array(records).map(\.0), [id])
+        XCTAssertNil(records.failure)
+    }
+}

@@ -1,2 +1,0 @@
-import XCTest
-final class QuarryFiltersTestsPlaceholder: XCTestCase { func testPlaceholder() {} }

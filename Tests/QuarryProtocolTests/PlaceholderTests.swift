@@ -1,2 +1,0 @@
-import XCTest
-final class QuarryProtocolTestsPlaceholder: XCTestCase { func testPlaceholder() {} }

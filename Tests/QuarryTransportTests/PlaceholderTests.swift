@@ -1,2 +1,0 @@
-import XCTest
-final class QuarryTransportTestsPlaceholder: XCTestCase { func testPlaceholder() {} }
