@@ -129,7 +129,7 @@ public final class Session: @unchecked Sendable {
         searchInFlight = true
         let plan = SearchPlan(version: version, state: state)
         let backend = environment.backend
-        environment.runSearch { [self] in
+        environment.runSearch(name) { [self] in
             let results = SearchResults.run(plan, backend: backend)
             queue.async { self.searchFinished(version: plan.version, results: results) }
         }

@@ -19,7 +19,7 @@ final class SessionSequencingTests: XCTestCase {
 
     func makeSession(_ backend: FakeBackend, _ outlet: RecordingOutlet) -> Session {
         let session = Session(name: "s", environment: SessionEnvironment(
-            backend: backend, outlet: outlet, runSearch: { job in DispatchQueue.global().async(execute: job) }))
+            backend: backend, outlet: outlet, runSearch: { _, job in DispatchQueue.global().async(execute: job) }))
         session.attach(a)
         session.attach(b)
         return session
@@ -136,7 +136,7 @@ final class SessionSequencingTests: XCTestCase {
 
     func testRegistryFreesAnUnattachedSessionAfterTheGracePeriod() throws {
         let registry = SessionRegistry(environment: SessionEnvironment(
-            backend: FakeBackend(response: [:]), outlet: RecordingOutlet(), runSearch: { job in DispatchQueue.global().async(execute: job) }),
+            backend: FakeBackend(response: [:]), outlet: RecordingOutlet(), runSearch: { _, job in DispatchQueue.global().async(execute: job) }),
             gracePeriod: 0)
         let (session, created) = registry.open("s", for: a)
         XCTAssertTrue(created)
