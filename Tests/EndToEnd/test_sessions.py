@@ -334,3 +334,28 @@ def test_hierarchical_menu_selects_and_moves_up(shop, framing):
     assert state["hierarchicalMenus"][0]["path"] is None and state["filterGroups"] == []
     reply = a.request("setHierarchicalFilter", {"session": "s", "attributes": levels, "path": "a > b > c"})
     assert reply["error"]["code"] == -32602 and reply["error"]["data"]["parameter"] == "path"
+
+
+def test_an_editor_on_stdio_and_a_script_on_the_socket_share_a_session(data_dir, short_tmp, framing):
+    """`quarry serve --listen PATH`: the editor's stdio connection and a script's socket connection."""
+    import os
+    from harness import SocketDaemon, StdioDaemon
+    path = os.path.join(short_tmp, "join.sock")
+    editor = StdioDaemon(data_dir, framing, extra=["--listen", path])
+    try:
+        editor.peer.initialize()
+        editor.peer.result("saveObjects", {"index": "notes", "objects": songs(12)})
+        editor.peer.result("openSession", {"session": "notes", "searchers": [{"type": "hits", "index": "notes"}]})
+        deadline = time.monotonic() + TIMEOUT
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        script = SocketDaemon.__new__(SocketDaemon)
+        script.path = path
+        client = script.connect(other_framing(framing))
+        client.result("openSession", {"session": "notes"})
+        version = client.result("setQuery", {"session": "notes", "query": "muse"})["stateVersion"]
+        drain_until(editor.peer, lambda p: results_for(p, version))
+        assert pushes(editor.peer, "stateChanged")[-1]["params"]["state"]["query"] == "muse"
+        assert hits_result(pushes(editor.peer, "resultsUpdated")[-1])["nbHits"] > 0
+    finally:
+        editor.kill()
