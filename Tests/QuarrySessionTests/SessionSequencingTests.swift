@@ -131,6 +131,11 @@ final class SessionSequencingTests: XCTestCase {
         XCTAssertEqual(session.attach(late).version, 1)
         session.sendLatestResults(to: late)
         eventually { outlet.pushes(to: late) == [.init(method: "resultsUpdated", version: 1, query: "q")] }
+        session.attach(late)
+        session.sendLatestResults(to: late)  // attaching again does not repeat them
+        _ = try session.change { state, _ in state.query = "r" }
+        eventually { outlet.pushes(to: late).last?.version == 2 && outlet.pushes(to: late).last?.method == "resultsUpdated" }
+        XCTAssertEqual(outlet.pushes(to: late).map(\.version), [1, 2, 2])
         XCTAssertEqual(session.detach(late), 2)
     }
 
