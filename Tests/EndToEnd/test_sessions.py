@@ -359,3 +359,28 @@ def test_an_editor_on_stdio_and_a_script_on_the_socket_share_a_session(data_dir,
         assert hits_result(pushes(editor.peer, "resultsUpdated")[-1])["nbHits"] > 0
     finally:
         editor.kill()
+
+
+def test_changes_from_two_frontends_apply_once_each_in_one_order(shop, framing):
+    a = shop.connect(framing)
+    b = shop.connect(other_framing(framing))
+    base = open_session(a, SEARCHERS)["stateVersion"]
+    open_session(b)
+    count = 40
+    for i in range(count):  # both type at once, without waiting
+        a.send({"jsonrpc": "2.0", "id": f"a{i}", "method": "setQuery", "params": {"session": "s", "query": f"a{i}"}})
+        b.send({"jsonrpc": "2.0", "id": f"b{i}", "method": "setQuery", "params": {"session": "s", "query": f"b{i}"}})
+    final = base + 2 * count
+    for peer in (a, b):
+        drain_until(peer, lambda p: len(p.replies) == count and results_for(p, final))
+    versions = sorted(r["result"]["stateVersion"] for peer in (a, b) for r in peer.replies.values())
+    assert versions == list(range(base + 1, final + 1)), "every change got its own version"
+    for peer in (a, b):
+        assert_monotonic(peer)
+        announced = [n["params"]["stateVersion"] for n in pushes(peer, "stateChanged")]
+        assert [v for v in announced if v > base] == list(range(base + 1, final + 1))
+        ordered = sorted(peer.replies.values(), key=lambda r: r["order"])
+        assert [r["result"]["stateVersion"] for r in ordered] == sorted(r["result"]["stateVersion"] for r in ordered), \
+            "one connection's changes apply in its order"
+    last_query = pushes(a, "stateChanged")[-1]["params"]["state"]["query"]
+    assert pushes(b, "resultsUpdated")[-1]["params"]["results"][0]["query"] == last_query
