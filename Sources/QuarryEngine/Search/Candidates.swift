@@ -25,6 +25,8 @@ struct Candidates {
     /// No survivor has a lower attribute score: lets ranking stop as soon as the page holds enough
     /// documents this good (with a prefix like `musi`, nothing ever sits at position 0).
     var bestAttribute: UInt16 = 0
+    /// Per ordinal proximity, when it was computed while the document's tokens were being read anyway.
+    var proximity: [UInt16]?
 
     /// Ordinals of the live candidates, ascending; stops when `body` returns false.
     @inline(__always)
@@ -53,8 +55,9 @@ struct Candidates {
     }
 
     /// `preferTokens` forces the strategy for later words (tests compare both); nil picks the cheaper.
+    /// `proximity`: a scorer when ranking needs proximity; used when the last word reads token lists.
     static func collect(segment: Segment, dead: Bitset, words: [MatchedTerms], layout: SearchableLayout,
-                        preferTokens: Bool? = nil) -> Candidates {
+                        proximity scorer: ProximityScorer? = nil, preferTokens: Bool? = nil) -> Candidates {
         var result = Candidates()
         guard !words.isEmpty else { return result }
         let postings = segment.postings
@@ -74,6 +77,7 @@ struct Candidates {
         alive.reserveCapacity(min(firstSize, n))
         var final: UInt8 = 1
         var bestAttribute = UInt16.max
+        var proximity: [UInt16]?
         stamp.withUnsafeMutableBufferPointer { stamp in
             typo.withUnsafeMutableBufferPointer { typo in
                 exact.withUnsafeMutableBufferPointer { exact in
@@ -81,7 +85,10 @@ struct Candidates {
                         var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute)
                         for (p, w) in order.enumerated() {
                             if p > 0 && (preferTokens ?? (alive.count * averageTokens < size(words[w]))) {
-                                scratch.forward(&alive, word: words[w], segment: segment, layout: layout)
+                                let last = p == order.count - 1 ? scorer : nil
+                                if last != nil { proximity = [UInt16](unsafeUninitializedCapacity: n) { $1 = n } }
+                                scratch.forward(&alive, word: words[w], segment: segment, layout: layout, scorer: last,
+                                                proximity: &proximity)
                                 continue
                             }
                             let seen = UInt8(2 * p), hit = UInt8(2 * p + 1)
@@ -99,6 +106,7 @@ struct Candidates {
         }
         result.final = final
         result.bestAttribute = bestAttribute
+        result.proximity = proximity
         if alive.count > n / 32 {
             result.list = nil
             result.count = alive.count - (dead.count == 0 ? 0 : alive.count { dead.contains(Int($0)) })
@@ -175,7 +183,9 @@ struct Candidates {
         }
 
         /// Token strategy: reads each surviving document's tokens; keeps those the word matches.
-        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout) {
+        /// With a `scorer`, also computes each survivor's proximity while its tokens are in cache.
+        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout,
+                              scorer: ProximityScorer?, proximity: inout [UInt16]?) {
             var lowest = UInt16.max
             let positions = segment.positions
             let single = word.runs.count == 1 ? word.runs[0] : nil
@@ -210,6 +220,7 @@ struct Candidates {
                         typo[Int(d)] &+= UInt8(bestTypo)
                         attribute[Int(d)] = min(attribute[Int(d)], bestScore)
                         if isExact { exact[Int(d)] += 1 }
+                        if let scorer { proximity?[Int(d)] = UInt16(scorer.proximity(of: Int(d))) }
                         alive[kept] = d
                         kept += 1
                     }

@@ -29,7 +29,8 @@ extension SearchIndex {
                 let matcher = TypoMatcher(dictionary: segment.dictionary)
                 let terms = words.map { matcher.match($0) }
                 matchedTerms.append(terms)
-                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms, layout: layout)
+                let scorer = ranking.hasProximity && words.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
+                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms, layout: layout, proximity: scorer)
                 if let restricted = parameters.restrictSearchableAttributes {
                     restrict(&found, segment: s, words: terms, to: restricted)
                 }
