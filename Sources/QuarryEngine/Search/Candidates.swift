@@ -84,8 +84,10 @@ struct Candidates {
                     attribute.withUnsafeMutableBufferPointer { attribute in
                         var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute)
                         for (p, w) in order.enumerated() {
-                            if p > 0 && (preferTokens ?? (alive.count * averageTokens < size(words[w]))) {
-                                let last = p == order.count - 1 ? scorer : nil
+                            // Ranking would read the survivors' tokens for proximity anyway: favour tokens for the last word.
+                            let last = p == order.count - 1 ? scorer : nil
+                            let tokenCost = alive.count * averageTokens / (last == nil ? 1 : 2)
+                            if p > 0 && (preferTokens ?? (tokenCost < size(words[w]))) {
                                 if last != nil { proximity = [UInt16](unsafeUninitializedCapacity: n) { $1 = n } }
                                 scratch.forward(&alive, word: words[w], segment: segment, layout: layout, scorer: last,
                                                 proximity: &proximity)
