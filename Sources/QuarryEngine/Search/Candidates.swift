@@ -68,7 +68,7 @@ struct Candidates {
         let firstSize = size(words[order[0]])
         if firstSize == 0 { return result }
         let n = segment.count
-        let averageTokens = max(1, segment.positions.terms.count / max(n, 1))
+        let averageTokens = max(1, segment.positions.tokenCount / max(n, 1))
         var stamp = [UInt8](repeating: 0, count: n)
         var typo = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
         var exact = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
@@ -195,37 +195,35 @@ struct Candidates {
             var ranks = [UInt16](repeating: 0, count: 32), ordered = [Bool](repeating: true, count: 32)
             for slot in 0..<32 { ranks[slot] = UInt16(min(layout.rank(ofSlot: slot), 31)); ordered[slot] = layout.isOrdered(slot: slot) }
             var kept = 0
-            positions.terms.withUnsafeBufferPointer { terms in
-                positions.locations.withUnsafeBufferPointer { locations in
-                    for d in alive {
-                        var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
-                        for t in Int(positions.starts[Int(d)])..<Int(positions.starts[Int(d) + 1]) {
-                            let term = Int(terms[t])
-                            let typos: Int
-                            if let single {
-                                guard single.terms.contains(term) else { continue }
-                                typos = single.typos
-                            } else {
-                                guard let found = word.typos(of: term) else { continue }
-                                typos = found
-                            }
-                            let location = locations[t]
-                            if typos > 0 && location & disabled != 0 { continue }
-                            bestTypo = min(bestTypo, typos)
-                            let slot = Location.slot(location)
-                            let score = ranks[slot] << 10 | (ordered[slot] ? UInt16(Location.position(location)) : 0)
-                            bestScore = min(bestScore, score)
-                            if term == word.exactTerm { isExact = true }
+            positions.withTokens { tokens in
+                for d in alive {
+                    var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
+                    for t in Int(positions.starts[Int(d)])..<Int(positions.starts[Int(d) + 1]) {
+                        let term = tokens.term(t)
+                        let typos: Int
+                        if let single {
+                            guard single.terms.contains(term) else { continue }
+                            typos = single.typos
+                        } else {
+                            guard let found = word.typos(of: term) else { continue }
+                            typos = found
                         }
-                        guard bestTypo != Int.max else { continue }
-                        lowest = min(lowest, bestScore)
-                        typo[Int(d)] &+= UInt8(bestTypo)
-                        attribute[Int(d)] = min(attribute[Int(d)], bestScore)
-                        if isExact { exact[Int(d)] += 1 }
-                        if let scorer { proximity?[Int(d)] = UInt16(scorer.proximity(of: Int(d))) }
-                        alive[kept] = d
-                        kept += 1
+                        let location = tokens.location(t)
+                        if typos > 0 && location & disabled != 0 { continue }
+                        bestTypo = min(bestTypo, typos)
+                        let slot = Location.slot(location)
+                        let score = ranks[slot] << 10 | (ordered[slot] ? UInt16(Location.position(location)) : 0)
+                        bestScore = min(bestScore, score)
+                        if term == word.exactTerm { isExact = true }
                     }
+                    guard bestTypo != Int.max else { continue }
+                    lowest = min(lowest, bestScore)
+                    typo[Int(d)] &+= UInt8(bestTypo)
+                    attribute[Int(d)] = min(attribute[Int(d)], bestScore)
+                    if isExact { exact[Int(d)] += 1 }
+                    if let scorer { proximity?[Int(d)] = UInt16(scorer.proximity(of: Int(d))) }
+                    alive[kept] = d
+                    kept += 1
                 }
             }
             alive.removeLast(alive.count - kept)
