@@ -74,7 +74,12 @@ struct Candidates {
         var exact = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
         var attribute = [UInt16](unsafeUninitializedCapacity: n) { $1 = n }
         var alive: [UInt32] = []
-        alive.reserveCapacity(min(firstSize, n))
+        // The first word's documents go to a raw buffer: appending to an array costs a uniqueness check each.
+        let firstList = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: min(firstSize, n))
+        defer { firstList.deallocate() }
+        var firstCount = 0
+        /// One word matching many documents: survivors are simply the documents stamped by its scan.
+        var singleDense = false
         var final: UInt8 = 1
         var bestAttribute = UInt16.max
         var proximity: [UInt16]?
@@ -82,8 +87,15 @@ struct Candidates {
             typo.withUnsafeMutableBufferPointer { typo in
                 exact.withUnsafeMutableBufferPointer { exact in
                     attribute.withUnsafeMutableBufferPointer { attribute in
-                        var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute)
+                        var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute, firstList: firstList)
                         for (p, w) in order.enumerated() {
+                            if p == 0 {
+                                scratch.scan(postings, words[w], seen: 0, hit: 1, first: true)
+                                firstCount = scratch.firstCount
+                                singleDense = order.count == 1 && firstCount > n / 32
+                                if !singleDense { alive = Array(firstList[0..<firstCount]) }
+                                continue
+                            }
                             // Ranking would read the survivors' tokens for proximity anyway: favour tokens for the last word.
                             let last = p == order.count - 1 ? scorer : nil
                             let tokenCost = alive.count * averageTokens / (last == nil ? 1 : 2)
@@ -94,13 +106,15 @@ struct Candidates {
                                 continue
                             }
                             let seen = UInt8(2 * p), hit = UInt8(2 * p + 1)
-                            if p > 0 { for d in alive { stamp[Int(d)] = seen } }
-                            scratch.scan(postings, words[w], seen: seen, hit: hit, first: p == 0, alive: &alive)
-                            if p > 0 { alive.removeAll { stamp[Int($0)] != hit } }
+                            for d in alive { stamp[Int(d)] = seen }
+                            scratch.scan(postings, words[w], seen: seen, hit: hit, first: false)
+                            alive.removeAll { stamp[Int($0)] != hit }
                         }
                         // Survivors all get one final stamp, so the dense view can find them by scanning.
-                        final = UInt8(2 * order.count + 1)
-                        for d in alive { stamp[Int(d)] = final }
+                        if !singleDense {
+                            final = UInt8(2 * order.count + 1)
+                            for d in alive { stamp[Int(d)] = final }
+                        }
                         bestAttribute = scratch.bestAttribute
                     }
                 }
@@ -109,7 +123,10 @@ struct Candidates {
         result.final = final
         result.bestAttribute = bestAttribute
         result.proximity = proximity
-        if alive.count > n / 32 {
+        if singleDense {
+            result.list = nil
+            result.count = firstCount - (dead.count == 0 ? 0 : firstList[0..<firstCount].count { dead.contains(Int($0)) })
+        } else if alive.count > n / 32 {
             result.list = nil
             result.count = alive.count - (dead.count == 0 ? 0 : alive.count { dead.contains(Int($0)) })
         } else {
@@ -131,19 +148,26 @@ struct Candidates {
         let typo: UnsafeMutableBufferPointer<UInt8>
         let exact: UnsafeMutableBufferPointer<UInt8>
         let attribute: UnsafeMutableBufferPointer<UInt16>
+        /// The first word's documents, in posting order.
+        let firstList: UnsafeMutableBufferPointer<UInt32>
+        var firstCount = 0
         /// The lowest attribute score any matching posting or token had.
         var bestAttribute = UInt16.max
 
         init(stamp: UnsafeMutableBufferPointer<UInt8>, typo: UnsafeMutableBufferPointer<UInt8>,
-             exact: UnsafeMutableBufferPointer<UInt8>, attribute: UnsafeMutableBufferPointer<UInt16>) {
+             exact: UnsafeMutableBufferPointer<UInt8>, attribute: UnsafeMutableBufferPointer<UInt16>,
+             firstList: UnsafeMutableBufferPointer<UInt32>) {
             self.stamp = stamp
             self.typo = typo
             self.exact = exact
             self.attribute = attribute
+            self.firstList = firstList
         }
 
-        /// Postings strategy: documents stamped `seen` that the word hits become `hit`.
-        mutating func scan(_ postings: Postings, _ word: MatchedTerms, seen: UInt8, hit: UInt8, first: Bool, alive: inout [UInt32]) {
+        /// Postings strategy: documents stamped `seen` that the word hits become `hit` (`first`: the
+        /// first word, whose documents are recorded in `firstList`).
+        mutating func scan(_ postings: Postings, _ word: MatchedTerms, seen: UInt8, hit: UInt8, first: Bool) {
+            var firstCount = self.firstCount
             let flag = AttributeScore.typoDisabledFlag
             var lowest = UInt16.max
             postings.docs.withUnsafeBufferPointer { docs in
@@ -160,7 +184,8 @@ struct Candidates {
                                 if st == seen {
                                     stamp[d] = hit
                                     if first {
-                                        alive.append(UInt32(d))
+                                        firstList[firstCount] = UInt32(d)
+                                        firstCount += 1
                                         typo[d] = t
                                         exact[d] = 0
                                         attribute[d] = s & ~flag
@@ -182,6 +207,7 @@ struct Candidates {
                 }
             }
             bestAttribute = min(bestAttribute, lowest)
+            self.firstCount = firstCount
         }
 
         /// Token strategy: reads each surviving document's tokens; keeps those the word matches.
