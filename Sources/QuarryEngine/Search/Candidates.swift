@@ -89,6 +89,16 @@ struct Candidates {
                     attribute.withUnsafeMutableBufferPointer { attribute in
                         var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute, firstList: firstList)
                         for (p, w) in order.enumerated() {
+                            if p == 0 && firstSize > n / 8 {
+                                // Many postings: branch-free min-updates, then one pass to count (and list).
+                                firstCount = scratch.scanDense(postings, words[w])
+                                singleDense = order.count == 1 && firstCount > n / 32
+                                if !singleDense {
+                                    alive.reserveCapacity(firstCount)
+                                    for d in 0..<n where stamp[d] == 1 { alive.append(UInt32(d)) }
+                                }
+                                continue
+                            }
                             if p == 0 {
                                 scratch.scan(postings, words[w], seen: 0, hit: 1, first: true)
                                 firstCount = scratch.firstCount
@@ -125,7 +135,10 @@ struct Candidates {
         result.proximity = proximity
         if singleDense {
             result.list = nil
-            result.count = firstCount - (dead.count == 0 ? 0 : firstList[0..<firstCount].count { dead.contains(Int($0)) })
+            result.count = firstCount
+            if dead.count > 0 {
+                for d in 0..<n where stamp[d] == final && dead.contains(d) { result.count -= 1 }
+            }
         } else if alive.count > n / 32 {
             result.list = nil
             result.count = alive.count - (dead.count == 0 ? 0 : alive.count { dead.contains(Int($0)) })
@@ -208,6 +221,42 @@ struct Candidates {
             }
             bestAttribute = min(bestAttribute, lowest)
             self.firstCount = firstCount
+        }
+
+        /// First word with many postings: every posting stamps its document 1 and lowers its typo and
+        /// attribute, without the unpredictable first-or-repeat branch. Returns how many were stamped.
+        mutating func scanDense(_ postings: Postings, _ word: MatchedTerms) -> Int {
+            typo.initialize(repeating: .max)
+            attribute.initialize(repeating: .max)
+            exact.initialize(repeating: 0)
+            let flag = AttributeScore.typoDisabledFlag
+            var lowest = UInt16.max
+            postings.docs.withUnsafeBufferPointer { docs in
+                postings.scores.withUnsafeBufferPointer { scores in
+                    postings.offsets.withUnsafeBufferPointer { offsets in
+                        for run in word.runs {
+                            let t = UInt8(run.typos)
+                            for i in Int(offsets[run.terms.lowerBound])..<Int(offsets[run.terms.upperBound]) {
+                                let s = scores[i]
+                                if t > 0 && s & flag != 0 { continue }
+                                let d = Int(docs[i])
+                                stamp[d] = 1
+                                typo[d] = min(typo[d], t)
+                                attribute[d] = min(attribute[d], s & ~flag)
+                                lowest = min(lowest, s & ~flag)
+                            }
+                        }
+                        // The exact term has no typo, so its documents are all stamped already.
+                        if let e = word.exactTerm {
+                            for i in Int(offsets[e])..<Int(offsets[e + 1]) { exact[Int(docs[i])] = 1 }
+                        }
+                    }
+                }
+            }
+            bestAttribute = min(bestAttribute, lowest)
+            var count = 0
+            for d in 0..<stamp.count { count &+= Int(stamp[d]) }
+            return count
         }
 
         /// Token strategy: reads each surviving document's tokens; keeps those the word matches.
