@@ -111,8 +111,8 @@ struct Candidates {
                             let tokenCost = alive.count * averageTokens / (last == nil ? 1 : 2)
                             if p > 0 && (preferTokens ?? (tokenCost < size(words[w]))) {
                                 if last != nil { proximity = [UInt16](unsafeUninitializedCapacity: n) { $1 = n } }
-                                scratch.forward(&alive, word: words[w], segment: segment, layout: layout, scorer: last,
-                                                proximity: &proximity)
+                                scratch.forward(&alive, word: words[w], index: w, segment: segment, layout: layout,
+                                                scorer: last, proximity: &proximity)
                                 continue
                             }
                             let seen = UInt8(2 * p), hit = UInt8(2 * p + 1)
@@ -261,8 +261,9 @@ struct Candidates {
 
         /// Token strategy: reads each surviving document's tokens; keeps those the word matches.
         /// With a `scorer`, also computes each survivor's proximity while its tokens are in cache.
-        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout,
-                              scorer: ProximityScorer?, proximity: inout [UInt16]?) {
+        /// With a scorer, one pass per document does both (the word's match and the proximity).
+        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, index: Int, segment: Segment,
+                              layout: SearchableLayout, scorer: ProximityScorer?, proximity: inout [UInt16]?) {
             var lowest = UInt16.max
             let positions = segment.positions
             let single = word.runs.count == 1 ? word.runs[0] : nil
@@ -270,6 +271,24 @@ struct Candidates {
             var ranks = [UInt16](repeating: 0, count: 32), ordered = [Bool](repeating: true, count: 32)
             for slot in 0..<32 { ranks[slot] = UInt16(min(layout.rank(ofSlot: slot), 31)); ordered[slot] = layout.isOrdered(slot: slot) }
             var kept = 0
+            if let scorer {
+                let blank = ProximityScorer.WordMatch(ranks: ranks, ordered: ordered)
+                for d in alive {
+                    var match: ProximityScorer.WordMatch? = blank
+                    let distance = scorer.proximity(of: Int(d), target: index, match: &match)
+                    guard let m = match, m.typos != Int.max else { continue }
+                    lowest = min(lowest, m.score)
+                    typo[Int(d)] &+= UInt8(m.typos)
+                    attribute[Int(d)] = min(attribute[Int(d)], m.score)
+                    if m.exact { exact[Int(d)] += 1 }
+                    proximity?[Int(d)] = UInt16(distance)
+                    alive[kept] = d
+                    kept += 1
+                }
+                alive.removeLast(alive.count - kept)
+                bestAttribute = min(bestAttribute, lowest)
+                return
+            }
             positions.withTokens { tokens in
                 for d in alive {
                     var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
@@ -296,7 +315,6 @@ struct Candidates {
                     typo[Int(d)] &+= UInt8(bestTypo)
                     attribute[Int(d)] = min(attribute[Int(d)], bestScore)
                     if isExact { exact[Int(d)] += 1 }
-                    if let scorer { proximity?[Int(d)] = UInt16(scorer.proximity(of: Int(d))) }
                     alive[kept] = d
                     kept += 1
                 }
