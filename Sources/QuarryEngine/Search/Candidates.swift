@@ -25,6 +25,8 @@ struct Candidates {
     /// No survivor has a lower attribute score: lets ranking stop as soon as the page holds enough
     /// documents this good (with a prefix like `musi`, nothing ever sits at position 0).
     var bestAttribute: UInt16 = 0
+    /// Per ordinal proximity, when it was computed while the document's tokens were being read anyway.
+    var proximity: [UInt16]?
 
     /// Ordinals of the live candidates, ascending; stops when `body` returns false.
     @inline(__always)
@@ -53,8 +55,9 @@ struct Candidates {
     }
 
     /// `preferTokens` forces the strategy for later words (tests compare both); nil picks the cheaper.
+    /// `proximity`: a scorer when ranking needs proximity; used when the last word reads token lists.
     static func collect(segment: Segment, dead: Bitset, words: [MatchedTerms], layout: SearchableLayout,
-                        preferTokens: Bool? = nil) -> Candidates {
+                        proximity scorer: ProximityScorer? = nil, preferTokens: Bool? = nil) -> Candidates {
         var result = Candidates()
         guard !words.isEmpty else { return result }
         let postings = segment.postings
@@ -65,7 +68,7 @@ struct Candidates {
         let firstSize = size(words[order[0]])
         if firstSize == 0 { return result }
         let n = segment.count
-        let averageTokens = max(1, segment.positions.terms.count / max(n, 1))
+        let averageTokens = max(1, segment.positions.tokenCount / max(n, 1))
         var stamp = [UInt8](repeating: 0, count: n)
         var typo = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
         var exact = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
@@ -74,14 +77,20 @@ struct Candidates {
         alive.reserveCapacity(min(firstSize, n))
         var final: UInt8 = 1
         var bestAttribute = UInt16.max
+        var proximity: [UInt16]?
         stamp.withUnsafeMutableBufferPointer { stamp in
             typo.withUnsafeMutableBufferPointer { typo in
                 exact.withUnsafeMutableBufferPointer { exact in
                     attribute.withUnsafeMutableBufferPointer { attribute in
                         var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute)
                         for (p, w) in order.enumerated() {
-                            if p > 0 && (preferTokens ?? (alive.count * averageTokens < size(words[w]))) {
-                                scratch.forward(&alive, word: words[w], segment: segment, layout: layout)
+                            // Ranking would read the survivors' tokens for proximity anyway: favour tokens for the last word.
+                            let last = p == order.count - 1 ? scorer : nil
+                            let tokenCost = alive.count * averageTokens / (last == nil ? 1 : 2)
+                            if p > 0 && (preferTokens ?? (tokenCost < size(words[w]))) {
+                                if last != nil { proximity = [UInt16](unsafeUninitializedCapacity: n) { $1 = n } }
+                                scratch.forward(&alive, word: words[w], segment: segment, layout: layout, scorer: last,
+                                                proximity: &proximity)
                                 continue
                             }
                             let seen = UInt8(2 * p), hit = UInt8(2 * p + 1)
@@ -99,6 +108,7 @@ struct Candidates {
         }
         result.final = final
         result.bestAttribute = bestAttribute
+        result.proximity = proximity
         if alive.count > n / 32 {
             result.list = nil
             result.count = alive.count - (dead.count == 0 ? 0 : alive.count { dead.contains(Int($0)) })
@@ -175,7 +185,9 @@ struct Candidates {
         }
 
         /// Token strategy: reads each surviving document's tokens; keeps those the word matches.
-        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout) {
+        /// With a `scorer`, also computes each survivor's proximity while its tokens are in cache.
+        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout,
+                              scorer: ProximityScorer?, proximity: inout [UInt16]?) {
             var lowest = UInt16.max
             let positions = segment.positions
             let single = word.runs.count == 1 ? word.runs[0] : nil
@@ -183,36 +195,35 @@ struct Candidates {
             var ranks = [UInt16](repeating: 0, count: 32), ordered = [Bool](repeating: true, count: 32)
             for slot in 0..<32 { ranks[slot] = UInt16(min(layout.rank(ofSlot: slot), 31)); ordered[slot] = layout.isOrdered(slot: slot) }
             var kept = 0
-            positions.terms.withUnsafeBufferPointer { terms in
-                positions.locations.withUnsafeBufferPointer { locations in
-                    for d in alive {
-                        var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
-                        for t in Int(positions.starts[Int(d)])..<Int(positions.starts[Int(d) + 1]) {
-                            let term = Int(terms[t])
-                            let typos: Int
-                            if let single {
-                                guard single.terms.contains(term) else { continue }
-                                typos = single.typos
-                            } else {
-                                guard let found = word.typos(of: term) else { continue }
-                                typos = found
-                            }
-                            let location = locations[t]
-                            if typos > 0 && location & disabled != 0 { continue }
-                            bestTypo = min(bestTypo, typos)
-                            let slot = Location.slot(location)
-                            let score = ranks[slot] << 10 | (ordered[slot] ? UInt16(Location.position(location)) : 0)
-                            bestScore = min(bestScore, score)
-                            if term == word.exactTerm { isExact = true }
+            positions.withTokens { tokens in
+                for d in alive {
+                    var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
+                    for t in Int(positions.starts[Int(d)])..<Int(positions.starts[Int(d) + 1]) {
+                        let term = tokens.term(t)
+                        let typos: Int
+                        if let single {
+                            guard single.terms.contains(term) else { continue }
+                            typos = single.typos
+                        } else {
+                            guard let found = word.typos(of: term) else { continue }
+                            typos = found
                         }
-                        guard bestTypo != Int.max else { continue }
-                        lowest = min(lowest, bestScore)
-                        typo[Int(d)] &+= UInt8(bestTypo)
-                        attribute[Int(d)] = min(attribute[Int(d)], bestScore)
-                        if isExact { exact[Int(d)] += 1 }
-                        alive[kept] = d
-                        kept += 1
+                        let location = tokens.location(t)
+                        if typos > 0 && location & disabled != 0 { continue }
+                        bestTypo = min(bestTypo, typos)
+                        let slot = Location.slot(location)
+                        let score = ranks[slot] << 10 | (ordered[slot] ? UInt16(Location.position(location)) : 0)
+                        bestScore = min(bestScore, score)
+                        if term == word.exactTerm { isExact = true }
                     }
+                    guard bestTypo != Int.max else { continue }
+                    lowest = min(lowest, bestScore)
+                    typo[Int(d)] &+= UInt8(bestTypo)
+                    attribute[Int(d)] = min(attribute[Int(d)], bestScore)
+                    if isExact { exact[Int(d)] += 1 }
+                    if let scorer { proximity?[Int(d)] = UInt16(scorer.proximity(of: Int(d))) }
+                    alive[kept] = d
+                    kept += 1
                 }
             }
             alive.removeLast(alive.count - kept)
