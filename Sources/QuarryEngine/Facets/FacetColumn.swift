@@ -1,0 +1,110 @@
+/// For one attribute of one segment: which facet values does each document hold, and which
+/// documents hold each value?
+///
+/// Values are interned to dense ids by exact text. Documents map to their value ids (CSR by
+/// ordinal, for counting) and each value to its documents (CSR by value id, ordinals ascending,
+/// for filtering). Case-folded and numeric lookups are derived when the column is made, so
+/// matching a filter value costs a dictionary probe, never a scan of the documents.
+struct FacetColumn: Sendable {
+    let name: String
+    /// Value id → text as first seen.
+    let values: [String]
+    /// Value id → 1 when some record held it as a JSON number (these feed `facets_stats`).
+    let numericFlags: [UInt8]
+    /// `starts[d]..<starts[d + 1]` index `ids` for ordinal `d`.
+    let starts: [UInt32]
+    let ids: [UInt32]
+
+    /// Lower-cased text → value ids (facet filters compare ignoring case).
+    let folded: [String: [UInt32]]
+    /// Exact text → value id (tags compare exactly).
+    let exact: [String: UInt32]
+    /// Value id → the number its text spells, or NaN.
+    let numbers: [Double]
+    /// `valueStarts[v]..<valueStarts[v + 1]` index `valueDocs` for value `v`.
+    let valueStarts: [UInt32]
+    let valueDocs: [UInt32]
+    /// Every document holds at most one value: counting can skip the CSR indirection.
+    let isSingleValued: Bool
+
+    init(name: String, values: [String], numericFlags: [UInt8], starts: [UInt32], ids: [UInt32]) {
+        self.name = name
+        self.values = values
+        self.numericFlags = numericFlags
+        self.starts = starts
+        self.ids = ids
+        var folded: [String: [UInt32]] = [:], exact: [String: UInt32] = [:]
+        var numbers = [Double](repeating: .nan, count: values.count)
+        for (id, text) in values.enumerated() {
+            folded[text.lowercased(), default: []].append(UInt32(id))
+            exact[text] = UInt32(id)
+            if let number = Self.number(text) { numbers[id] = number }
+        }
+        self.folded = folded
+        self.exact = exact
+        self.numbers = numbers
+        var valueStarts = [UInt32](repeating: 0, count: values.count + 1)
+        for id in ids { valueStarts[Int(id) + 1] += 1 }
+        for v in 0..<values.count { valueStarts[v + 1] += valueStarts[v] }
+        var cursor = valueStarts
+        var valueDocs = [UInt32](repeating: 0, count: ids.count)
+        var single = true
+        let documents = max(starts.count - 1, 0)
+        for d in 0..<documents {
+            let range = Int(starts[d])..<Int(starts[d + 1])
+            if range.count > 1 { single = false }
+            for i in range {
+                let v = Int(ids[i])
+                valueDocs[Int(cursor[v])] = UInt32(d)
+                cursor[v] += 1
+            }
+        }
+        self.valueStarts = valueStarts
+        self.valueDocs = valueDocs
+        isSingleValued = single
+    }
+
+    var documentCount: Int { max(starts.count - 1, 0) }
+
+    func documents(of value: Int) -> Range<Int> { Int(valueStarts[value])..<Int(valueStarts[value + 1]) }
+
+    /// The number a facet text spells: plain decimal notation only (no `inf`, `nan` or hex).
+    static func number(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 || $0 == 0x2B })
+        else { return nil }
+        guard let d = Double(text), d.isFinite else { return nil }
+        return d
+    }
+}
+
+/// For one numeric path of one segment: each document's numbers, NaN where it has none.
+///
+/// Single-valued columns are one contiguous `Double` per ordinal; a path holding arrays of numbers
+/// keeps a CSR (`starts`) instead.
+struct NumericColumn: Sendable {
+    let path: String
+    /// Empty when single-valued: `values[d]` is document `d`'s number.
+    let starts: [UInt32]
+    let values: [Double]
+
+    var isSingleValued: Bool { starts.isEmpty }
+
+    /// Whether any of document `d`'s numbers satisfies `test`.
+    @inline(__always)
+    func any(_ d: Int, _ test: (Double) -> Bool) -> Bool {
+        if starts.isEmpty { return d < values.count && !values[d].isNaN && test(values[d]) }
+        guard d + 1 < starts.count else { return false }
+        for i in Int(starts[d])..<Int(starts[d + 1]) where test(values[i]) { return true }
+        return false
+    }
+}
+
+/// Each document's first `_geoloc` point; NaN where it has none.
+struct GeoColumn: Sendable {
+    let latitudes: [Double]
+    let longitudes: [Double]
+
+    static let empty = GeoColumn(latitudes: [], longitudes: [])
+
+    var isEmpty: Bool { latitudes.allSatisfy(\.isNaN) }
+}
