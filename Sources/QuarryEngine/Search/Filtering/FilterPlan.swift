@@ -1,0 +1,122 @@
+import QuarryFilters
+
+/// For one search: which documents each segment's hits and facet counts may include.
+///
+/// `universeDead` excludes what the base filter (`filters` and the array forms, geo bounds)
+/// rejects: text candidates are collected under it. Disjunctive groups and hierarchical selections
+/// are *conditions*, one bitset each: hits must pass all of them (`hitDead`), while each counted
+/// attribute requires only some (`required`): an or-group's own attribute skips its group, a
+/// hierarchical level skips the deeper selections. So every count comes from the one universe.
+struct FilterPlan {
+    let refinements: SearchRefinements
+    private(set) var universeDead: [Bitset]
+    private(set) var hitDead: [Bitset]
+    /// `[segment][condition]` bitset words of live documents passing the condition.
+    private(set) var conditions: [[[UInt64]]] = []
+    private(set) var live: [[UInt64]] = []
+    /// Attributes to count, each with the conditions its documents must pass.
+    private(set) var counted: [(attribute: String, required: UInt64)] = []
+    /// Disjunctive attribute → values its group selects.
+    private(set) var selected: [String: [String]] = [:]
+    var hasConditions: Bool { !(conditions.first?.isEmpty ?? true) }
+
+    init(index: SearchIndex, refinements: SearchRefinements) throws(EngineError) {
+        self.refinements = refinements
+        universeDead = index.dead
+        hitDead = index.dead
+        if refinements.isEmpty { return }
+
+        // Conditions: one per disjunctive group, one per selected hierarchical level.
+        var expressions: [FilterExpression] = []
+        var disjunctiveBit: [String: UInt64] = [:]
+        for group in refinements.disjunctive {
+            disjunctiveBit[group.attribute, default: 0] |= 1 << UInt64(expressions.count)
+            expressions.append(group.filter)
+            selected[group.attribute, default: []] += group.selected
+        }
+        // levelBits[h][k]: the condition "level k equals the selection down to k".
+        var levelBits: [[UInt64]] = []
+        for facet in refinements.hierarchical {
+            var bits: [UInt64] = []
+            for level in facet.path.indices where level < facet.attributes.count {
+                bits.append(1 << UInt64(expressions.count))
+                expressions.append(FilterExpression(.facet(facet.attributes[level], .string(facet.value(atLevel: level)))))
+            }
+            levelBits.append(bits)
+        }
+        guard expressions.count <= 64 else {
+            throw .invalidParameter(name: "disjunctiveFilters", expected: "at most 64 groups and hierarchical levels in all")
+        }
+        let allDisjunctive = disjunctiveBit.values.reduce(0, |)
+        let hierarchyHits = levelBits.map { $0.last ?? 0 }
+        let allHits = allDisjunctive | hierarchyHits.reduce(0, |)
+
+        var counted: [(attribute: String, required: UInt64)] = []
+        func add(_ attribute: String, _ required: UInt64, replacing: Bool = false) {
+            if let i = counted.firstIndex(where: { $0.attribute == attribute }) {
+                counted[i].required = replacing ? required : counted[i].required & required
+            } else {
+                counted.append((attribute, required))
+            }
+        }
+        for attribute in refinements.facets ?? [] {
+            add(attribute, allHits & ~(disjunctiveBit[attribute] ?? 0))
+        }
+        for attribute in refinements.disjunctive.map(\.attribute) { add(attribute, allHits & ~(disjunctiveBit[attribute] ?? 0)) }
+        for (h, facet) in refinements.hierarchical.enumerated() {
+            let others = allHits & ~levelBits[h].reduce(0, |)
+            // Level k shows the children of the selection at k - 1: deeper selections are relaxed.
+            for level in 0...min(facet.path.count, facet.attributes.count - 1) {
+                add(facet.attributes[level], others | (level == 0 ? 0 : levelBits[h][level - 1]), replacing: true)
+            }
+        }
+        self.counted = counted
+
+        for (s, segment) in index.segments.enumerated() {
+            let filter = SegmentFilter(segment: segment, dead: index.dead[s])
+            var base = filter.mask(refinements.filter)
+            if let geo = refinements.geo, geo.excludes { Self.applyGeo(geo, segment: segment, to: &base) }
+            let masks = expressions.map { filter.mask($0) }
+            var hits = base
+            for (c, mask) in masks.enumerated() where allHits & (1 << UInt64(c)) != 0 {
+                for w in hits.indices { hits[w] &= mask[w] }
+            }
+            universeDead[s] = Bitset.excluding(dead: index.dead[s], keep: base, live: filter.live)
+            hitDead[s] = expressions.isEmpty ? universeDead[s] : Bitset.excluding(dead: index.dead[s], keep: hits, live: filter.live)
+            conditions.append(masks)
+            live.append(filter.live)
+        }
+    }
+
+    private static func applyGeo(_ geo: GeoQuery, segment: Segment, to bits: inout [UInt64]) {
+        let lat = segment.facets.geo.latitudes, lng = segment.facets.geo.longitudes
+        for d in 0..<segment.count where bits[d >> 6] & (1 << UInt64(d & 63)) != 0 {
+            if d >= lat.count || !geo.contains(lat: lat[d], lng: lng[d]) { bits[d >> 6] &= ~(1 << UInt64(d & 63)) }
+        }
+    }
+
+    /// The hits' candidates from the universe's: with conditions, sparse lists drop what `hitDead`
+    /// excludes and counts are recomputed.
+    func narrow(_ candidates: [Candidates]) -> [Candidates] {
+        guard hasConditions else { return candidates }
+        var result = candidates
+        for s in result.indices {
+            let dead = hitDead[s]
+            if let list = result[s].list {
+                let kept = list.filter { !dead.contains(Int($0)) }
+                result[s].list = kept
+                result[s].count = kept.count
+            } else {
+                var count = 0
+                result[s].forEach(dead: dead) { _ in count += 1; return true }
+                result[s].count = count
+            }
+        }
+        return result
+    }
+
+    /// Live documents under `hitDead`, for the empty query.
+    func hitCount(_ index: SearchIndex) -> Int {
+        zip(index.segments, hitDead).reduce(0) { $0 + $1.0.count - $1.1.count }
+    }
+}
