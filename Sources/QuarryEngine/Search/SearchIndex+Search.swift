@@ -19,14 +19,15 @@ extension SearchIndex {
         let ranking = RankingLayout(ranking: settings.ranking)
         // Filters narrow what `dead` excludes: the universe for facet counts, the hits for ranking.
         let plan = try FilterPlan(index: self, refinements: parameters.refinements)
-        var universe: [Candidates]? = nil
+        var universe: [Candidates]? = nil, hitCandidates: [Candidates]? = nil
+        let refined = RefinedRanking(index: self, parameters: parameters, plan: plan)
 
         var matchedTerms: [[MatchedTerms]] = []
         var ranked: [RankedDocument] = []
-        let nbHits: Int
+        var nbHits: Int
         if words.isEmpty {
             nbHits = plan.hitCount(self)
-            ranked = staticTop(wanted, layout: ranking, dead: plan.hitDead)
+            ranked = refined == nil ? staticTop(wanted, layout: ranking, dead: plan.hitDead) : []
         } else {
             var candidates: [Candidates] = []
             for (s, segment) in segments.enumerated() {
@@ -43,14 +44,19 @@ extension SearchIndex {
             applyTypoMode(parameters.typoTolerance, to: &candidates, dead: plan.universeDead)
             universe = candidates
             candidates = plan.narrow(candidates)
+            hitCandidates = candidates
             nbHits = candidates.reduce(0) { $0 + $1.count }
             for s in segments.indices {
-                guard wanted > 0 else { break }
+                guard wanted > 0, refined == nil else { break }
                 var ranker = SegmentRanker(segment: segments[s], index: s, dead: plan.hitDead[s], words: matchedTerms[s], layout: ranking)
                 ranked += ranker.best(wanted, of: candidates[s])
             }
         }
-        if segments.count > 1 {
+        var sorted: RefinedRanking.Result? = nil
+        if let refined {
+            let result = refined.rank(candidates: hitCandidates, words: matchedTerms, wanted: wanted, nbHits: nbHits)
+            (ranked, nbHits, sorted) = (result.ranked, result.nbHits, result)
+        } else if segments.count > 1 {
             let order = HitOrder(layout: ranking, order: self.order, segments: segments)
             ranked.sort(by: order.precedes)
         }
@@ -62,11 +68,17 @@ extension SearchIndex {
                 hits.append(builder.hit(document, terms: terms, records: records))
             }
         }
-        let pages = hitsPerPage == 0 ? 0 : min((nbHits + hitsPerPage - 1) / hitsPerPage,
+        if let sorted { RefinedRanking.annotate(&hits, sorted, from: pageStart) }
+        let paged = sorted?.nbSortedHits ?? nbHits
+        let pages = hitsPerPage == 0 ? 0 : min((paged + hitsPerPage - 1) / hitsPerPage,
                                                (parameters.paginationLimitedTo + hitsPerPage - 1) / hitsPerPage)
         var extra = JSONObject()
         if !plan.counted.isEmpty {
             extra = FacetResponse.render(plan, FacetCounter.count(index: self, plan: plan, universe: universe))
+        }
+        if let refined, let strictness = refined.strictness, let sortedHits = sorted?.nbSortedHits {
+            extra["appliedRelevancyStrictness"] = JSON(strictness)
+            extra["nbSortedHits"] = JSON(sortedHits)
         }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
