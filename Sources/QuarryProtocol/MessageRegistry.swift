@@ -11,6 +11,7 @@ public enum MessageRegistry {
         ListIndicesRequest.self,
         PartialUpdateObjectsRequest.self,
         SaveObjectsRequest.self,
+        SearchForFacetValuesRequest.self,
         SearchRequest.self,
         SetSettingsRequest.self,
         ShutdownRequest.self,

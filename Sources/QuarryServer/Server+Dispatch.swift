@@ -15,6 +15,7 @@ extension Server {
         case ListIndicesRequest.method: .request(ListIndicesRequest.self, .read, listIndices)
         case PartialUpdateObjectsRequest.method: .request(PartialUpdateObjectsRequest.self, .write, partialUpdateObjects)
         case SaveObjectsRequest.method: .request(SaveObjectsRequest.self, .write, saveObjects)
+        case SearchForFacetValuesRequest.method: .request(SearchForFacetValuesRequest.self, .read, searchForFacetValues)
         case SearchRequest.method: .request(SearchRequest.self, .read, search)
         case SetSettingsRequest.method: .request(SetSettingsRequest.self, .write, setSettings)
         case ShutdownRequest.method: .request(ShutdownRequest.self, .inline, shutdown)
