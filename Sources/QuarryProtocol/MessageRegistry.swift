@@ -1,4 +1,4 @@
-/// Every method Quarry answers, in one alphabetical list per kind. The
+/// Every method Quarry answers, in one list per kind, alphabetical by method name. The
 /// OpenRPC document in `protocol/` is checked against these lists by a test.
 public enum MessageRegistry {
     public static let requests: [any RequestType.Type] = [
@@ -11,8 +11,8 @@ public enum MessageRegistry {
         ListIndicesRequest.self,
         PartialUpdateObjectsRequest.self,
         SaveObjectsRequest.self,
-        SearchForFacetValuesRequest.self,
         SearchRequest.self,
+        SearchForFacetValuesRequest.self,
         SetSettingsRequest.self,
         ShutdownRequest.self,
         StopServerRequest.self,
