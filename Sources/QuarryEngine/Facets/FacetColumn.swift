@@ -26,6 +26,10 @@ struct FacetColumn: Sendable {
     let valueDocs: [UInt32]
     /// Every document holds at most one value: counting can skip the CSR indirection.
     let isSingleValued: Bool
+    /// Value id → its place among the values in code-point order (ties of counts break on it).
+    let alphaRanks: [UInt32]
+    /// Some value came from a JSON number: the column feeds `facets_stats`.
+    let hasNumbers: Bool
 
     init(name: String, values: [String], numericFlags: [UInt8], starts: [UInt32], ids: [UInt32]) {
         self.name = name
@@ -62,6 +66,10 @@ struct FacetColumn: Sendable {
         self.valueStarts = valueStarts
         self.valueDocs = valueDocs
         isSingleValued = single
+        var ranks = [UInt32](repeating: 0, count: values.count)
+        for (rank, id) in values.indices.sorted(by: { values[$0] < values[$1] }).enumerated() { ranks[id] = UInt32(rank) }
+        alphaRanks = ranks
+        hasNumbers = numericFlags.contains(1)
     }
 
     var documentCount: Int { max(starts.count - 1, 0) }

@@ -6,8 +6,8 @@
 /// attribute requires. Per-segment counts by value id are merged by text at the end.
 struct FacetCounter {
     struct Tally {
-        /// Value text → count, over all segments.
-        var counts: [String: Int] = [:]
+        /// Per segment holding the attribute: its column and counts by value id.
+        var parts: [(column: FacetColumn, counts: [UInt32])] = []
         var statsCount = 0
         var min = Double.infinity, max = -Double.infinity, sum = 0.0
     }
@@ -44,8 +44,9 @@ struct FacetCounter {
             for (i, counted) in plan.counted.enumerated() {
                 guard let column = segment.facets.column(counted.attribute) else { continue }
                 let perValue = tally(column, documents, passes, required: counted.required)
+                tallies[i].parts.append((column, perValue))
+                guard column.hasNumbers else { continue }
                 for (id, n) in perValue.enumerated() where n > 0 {
-                    tallies[i].counts[column.values[id], default: 0] += Int(n)
                     if column.numericFlags[id] != 0, !column.numbers[id].isNaN {
                         let value = column.numbers[id]
                         tallies[i].statsCount += Int(n)

@@ -1,0 +1,83 @@
+import QuarryEngine
+import QuarryJSON
+
+/// The faceted workload: every keystroke also counts 5 facets, 30% of keystrokes carry 1–2
+/// filters, and the worst class is a one-letter query with every facet and 3 disjunctive groups.
+enum FacetedWorkload {
+    static let facets: [JSON] = ["brand", "categories", "color", "rating", "price"]
+    static let colors = ["black", "white", "red", "blue", "green", "silver", "grey", "pink", "gold", "orange", "purple", "brown"]
+
+    /// Adds the facet attributes the catalogue lacks (colour, rating), derived from the record number.
+    static func augment(_ record: JSONObject, _ i: Int, random: inout Catalogue.Random) -> JSONObject {
+        var record = record
+        record["color"] = .string(colors[random.skewed(colors.count)])
+        record["rating"] = .int(Int64(1 + random.below(5)))
+        return record
+    }
+
+    static func settings(_ base: IndexSettings) -> IndexSettings {
+        var settings = base
+        settings.attributesForFaceting = ["brand", "categories", "color", "rating", "price"].map { FacetAttribute(attribute: $0) }
+        return settings
+    }
+
+    /// 1–2 filters, chosen by `n`.
+    static func filters(_ n: Int, random: inout Catalogue.Random) -> String {
+        let first: String
+        switch n % 4 {
+        case 0: first = "brand:\"\(Catalogue.brands[random.skewed(10)])\""
+        case 1: first = "price < \(10 + random.below(500))"
+        case 2: first = "categories:\"\(Catalogue.categories[random.skewed(Catalogue.categories.count)])\""
+        default: first = "rating >= \(1 + random.below(4))"
+        }
+        guard random.below(2) == 0 else { return first }
+        return first + " AND color:\(colors[random.below(colors.count)])"
+    }
+
+    /// The worst class: one letter, every facet, three or-groups.
+    static func worst(_ letter: String, random: inout Catalogue.Random) -> JSONObject {
+        let brands = (0..<2).map { _ in "brand:\"\(Catalogue.brands[random.skewed(10)])\"" }.joined(separator: " OR ")
+        let palette = (0..<3).map { _ in "color:\(colors[random.below(colors.count)])" }.joined(separator: " OR ")
+        return ["query": .string(letter), "hitsPerPage": 20, "facets": ["*"],
+                "disjunctiveFilters": ["brand": .string(brands), "color": .string(palette), "rating": "rating:4 OR rating:5"]]
+    }
+}
+
+func runFacetedWorkload(index: SearchIndex, settings: IndexSettings, source: some RecordSource, rounds: Int) throws {
+    let clock = ContinuousClock()
+    var random = Catalogue.Random(state: 99)
+    var keystrokes: [Double] = [], worst: [Double] = []
+    var slowest: [(Double, String)] = []
+    var n = 0
+    func measure(_ json: JSONObject, into list: inout [Double]) throws -> Int {
+        let parameters = try SearchParameters(json: json, settings: settings)
+        var nbHits = 0
+        let elapsed = try clock.measure { nbHits = try index.search(parameters, records: source).nbHits }
+        let ms = seconds(elapsed) * 1000
+        list.append(ms)
+        slowest.append((ms, "\(json["query"]?.stringValue ?? "") \(json["filters"]?.stringValue ?? "") (\(nbHits))"))
+        return nbHits
+    }
+    for _ in 0..<rounds {
+        for phrase in Catalogue.phrases {
+            var typed = ""
+            for character in phrase {
+                typed.append(character)
+                var json: JSONObject = ["query": .string(typed), "hitsPerPage": 20, "facets": .array(FacetedWorkload.facets),
+                                        "attributesToSnippet": ["description:10"]]
+                if random.below(10) < 3 { json["filters"] = .string(FacetedWorkload.filters(n, random: &random)) }
+                n += 1
+                _ = try measure(json, into: &keystrokes)
+            }
+            _ = try measure(FacetedWorkload.worst(String(phrase.prefix(1)), random: &random), into: &worst)
+        }
+    }
+    keystrokes.sort()
+    worst.sort()
+    func percentile(_ p: Double, _ values: [Double]) -> Double { values[min(values.count - 1, Int(Double(values.count) * p))] }
+    print(String(format: "faceted keystrokes (%d): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms", keystrokes.count,
+                 percentile(0.5, keystrokes), percentile(0.9, keystrokes), percentile(0.99, keystrokes), keystrokes.last ?? 0))
+    print(String(format: "worst class, one letter + all facets + 3 or-groups (%d): p50 %.2f ms, p99 %.2f ms, max %.2f ms", worst.count,
+                 percentile(0.5, worst), percentile(0.99, worst), worst.last ?? 0))
+    print("slowest: " + slowest.sorted { $0.0 > $1.0 }.prefix(5).map { String(format: "%@ %.2f ms", $0.1, $0.0) }.joined(separator: "; "))
+}
