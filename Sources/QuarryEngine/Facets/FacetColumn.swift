@@ -30,6 +30,12 @@ struct FacetColumn: Sendable {
     let alphaRanks: [UInt32]
     /// Some value came from a JSON number: the column feeds `facets_stats`.
     let hasNumbers: Bool
+    /// For few values: value `v`'s documents as bitset words `v * wordCount ..< (v + 1) * wordCount`,
+    /// so a count is a popcount of an AND with the matches; empty when too many values.
+    let valueBits: [UInt64]
+    let wordCount: Int
+    /// Bitset bytes a column may spend on `valueBits`.
+    static let bitsetBudget = 16 << 20
 
     init(name: String, values: [String], numericFlags: [UInt8], starts: [UInt32], ids: [UInt32]) {
         self.name = name
@@ -70,6 +76,20 @@ struct FacetColumn: Sendable {
         for (rank, id) in values.indices.sorted(by: { values[$0] < values[$1] }).enumerated() { ranks[id] = UInt32(rank) }
         alphaRanks = ranks
         hasNumbers = numericFlags.contains(1)
+        let words = (documents + 63) >> 6
+        wordCount = words
+        if values.count * words * 8 <= Self.bitsetBudget && !values.isEmpty {
+            var bits = [UInt64](repeating: 0, count: values.count * words)
+            for v in values.indices {
+                for i in Int(valueStarts[v])..<Int(valueStarts[v + 1]) {
+                    let d = Int(valueDocs[i])
+                    bits[v * words + d >> 6] |= 1 << UInt64(d & 63)
+                }
+            }
+            valueBits = bits
+        } else {
+            valueBits = []
+        }
     }
 
     var documentCount: Int { max(starts.count - 1, 0) }

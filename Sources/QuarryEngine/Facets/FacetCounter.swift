@@ -1,9 +1,10 @@
 /// How many matching documents hold each facet value, exactly, for every counted attribute at once?
 ///
-/// The universe (text candidates under the base filter, or every live document for the empty
-/// query) is listed once per segment with each document's condition bits. Each attribute then
-/// walks that list with integer arrays: a document counts for it when it passes the conditions the
-/// attribute requires. Per-segment counts by value id are merged by text at the end.
+/// Per segment the universe (text candidates under the base filter, or every live document for the
+/// empty query) becomes one bitset. Each distinct set of required conditions ANDs its condition
+/// bitsets into it once; an attribute then counts either by popcount of each value's bitset ANDed
+/// with that (few values, many matches), or by walking the set bits and incrementing integer counts
+/// by value id (many values or few matches). No strings are touched until the top values are chosen.
 struct FacetCounter {
     struct Tally {
         /// Per segment holding the attribute: its column and counts by value id.
@@ -16,70 +17,92 @@ struct FacetCounter {
         var tallies = [Tally](repeating: Tally(), count: plan.counted.count)
         guard !plan.counted.isEmpty else { return tallies }
         for (s, segment) in index.segments.enumerated() {
-            var documents: [UInt32] = []
-            var passes: [UInt64] = []
-            let conditions = plan.hasConditions ? plan.conditions[s] : []
-            let collect = { (d: Int) in
-                documents.append(UInt32(d))
-                if !conditions.isEmpty {
-                    var pass: UInt64 = 0
-                    for (c, bits) in conditions.enumerated() where bits[d >> 6] & (1 << UInt64(d & 63)) != 0 { pass |= 1 << UInt64(c) }
-                    passes.append(pass)
-                }
-            }
-            if let candidates {
-                documents.reserveCapacity(candidates[s].count)
-                candidates[s].forEach(dead: plan.universeDead[s]) { collect($0); return true }
-            } else {
-                let dead = plan.universeDead[s].words, live = plan.live.isEmpty ? nil : plan.live[s]
-                documents.reserveCapacity(segment.count - plan.universeDead[s].count)
-                for w in 0..<((segment.count + 63) >> 6) {
-                    var word = (live?[w] ?? Self.fullWord(w, segment.count)) & ~(w < dead.count ? dead[w] : 0)
-                    while word != 0 {
-                        collect(w << 6 | word.trailingZeroBitCount)
-                        word &= word - 1
-                    }
-                }
-            }
+            let universe = bits(segment: segment, s: s, plan: plan, candidates: candidates?[s])
+            var restricted: [UInt64: (words: [UInt64], count: Int)] = [:]
             for (i, counted) in plan.counted.enumerated() {
                 guard let column = segment.facets.column(counted.attribute) else { continue }
-                let perValue = tally(column, documents, passes, required: counted.required)
+                if restricted[counted.required] == nil {
+                    var words = universe
+                    for c in plan.hasConditions ? plan.conditions[s].indices : 0..<0 where counted.required & (1 << UInt64(c)) != 0 {
+                        let condition = plan.conditions[s][c]
+                        for w in words.indices { words[w] &= condition[w] }
+                    }
+                    restricted[counted.required] = (words, words.reduce(0) { $0 + $1.nonzeroBitCount })
+                }
+                guard let (words, matches) = restricted[counted.required] else { continue }
+                let perValue = tally(column, words, matches: matches)
                 tallies[i].parts.append((column, perValue))
                 guard column.hasNumbers else { continue }
-                for (id, n) in perValue.enumerated() where n > 0 {
-                    if column.numericFlags[id] != 0, !column.numbers[id].isNaN {
-                        let value = column.numbers[id]
-                        tallies[i].statsCount += Int(n)
-                        tallies[i].min = Swift.min(tallies[i].min, value)
-                        tallies[i].max = Swift.max(tallies[i].max, value)
-                        tallies[i].sum += value * Double(n)
-                    }
+                for (id, n) in perValue.enumerated() where n > 0 && column.numericFlags[id] != 0 && !column.numbers[id].isNaN {
+                    let value = column.numbers[id]
+                    tallies[i].statsCount += Int(n)
+                    tallies[i].min = Swift.min(tallies[i].min, value)
+                    tallies[i].max = Swift.max(tallies[i].max, value)
+                    tallies[i].sum += value * Double(n)
                 }
             }
         }
         return tallies
     }
 
-    private static func fullWord(_ w: Int, _ n: Int) -> UInt64 {
-        (w + 1) << 6 <= n ? .max : (1 << UInt64(n & 63)) - 1
+    /// The universe of one segment as bitset words.
+    private static func bits(segment: Segment, s: Int, plan: FilterPlan, candidates: Candidates?) -> [UInt64] {
+        let n = segment.count
+        let dead = plan.universeDead[s].words
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
+        if let candidates {
+            if let list = candidates.list {
+                for d in list { words[Int(d) >> 6] |= 1 << UInt64(d & 63) }
+            } else {
+                let final = candidates.final
+                candidates.stamp.withUnsafeBufferPointer { stamp in
+                    words.withUnsafeMutableBufferPointer { words in
+                        for w in 0..<words.count {
+                            var word: UInt64 = 0
+                            let base = w << 6
+                            for b in 0..<Swift.min(64, n - base) where stamp[base + b] == final { word |= 1 << UInt64(b) }
+                            words[w] = word
+                        }
+                    }
+                }
+            }
+        } else if !plan.live.isEmpty {
+            words = plan.live[s]
+        } else {
+            for w in words.indices { words[w] = (w + 1) << 6 <= n ? .max : (1 << UInt64(n & 63)) - 1 }
+        }
+        for w in 0..<Swift.min(words.count, dead.count) { words[w] &= ~dead[w] }
+        return words
     }
 
-    /// Counts per value id of `column` over `documents` passing `required`.
-    private static func tally(_ column: FacetColumn, _ documents: [UInt32], _ passes: [UInt64], required: UInt64) -> [UInt32] {
+    /// Counts per value id of `column` over the documents set in `universe` (`matches` of them).
+    private static func tally(_ column: FacetColumn, _ universe: [UInt64], matches: Int) -> [UInt32] {
         var counts = [UInt32](repeating: 0, count: column.values.count)
+        guard matches > 0 else { return counts }
+        let words = column.wordCount
+        // Popcounts cost values × words; walking costs about the matches' value entries.
+        let usePopcount = !column.valueBits.isEmpty && column.values.count * words < matches * 4
         counts.withUnsafeMutableBufferPointer { counts in
-            column.starts.withUnsafeBufferPointer { starts in
-                column.ids.withUnsafeBufferPointer { ids in
-                    documents.withUnsafeBufferPointer { documents in
-                        if required == 0 || passes.isEmpty {
-                            for d in documents {
-                                for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) { counts[Int(ids[i])] &+= 1 }
-                            }
-                        } else {
-                            passes.withUnsafeBufferPointer { passes in
-                                for (j, d) in documents.enumerated() where passes[j] & required == required {
-                                    for i in Int(starts[Int(d)])..<Int(starts[Int(d) + 1]) { counts[Int(ids[i])] &+= 1 }
-                                }
+            universe.withUnsafeBufferPointer { universe in
+                if usePopcount {
+                    column.valueBits.withUnsafeBufferPointer { bits in
+                        for v in 0..<counts.count {
+                            let row = v * words
+                            var total = 0
+                            for w in 0..<Swift.min(words, universe.count) { total &+= (bits[row + w] & universe[w]).nonzeroBitCount }
+                            counts[v] = UInt32(total)
+                        }
+                    }
+                    return
+                }
+                column.starts.withUnsafeBufferPointer { starts in
+                    column.ids.withUnsafeBufferPointer { ids in
+                        for w in 0..<universe.count {
+                            var word = universe[w]
+                            while word != 0 {
+                                let d = w << 6 | word.trailingZeroBitCount
+                                word &= word - 1
+                                for i in Int(starts[d])..<Int(starts[d + 1]) { counts[Int(ids[i])] &+= 1 }
                             }
                         }
                     }
