@@ -62,6 +62,14 @@ func runFacetedWorkload(index: SearchIndex, settings: IndexSettings, source: som
         return nbHits
     }
     var ignored: [Double] = []
+    // `engine-bench N rounds faceted LETTER`: repeats the worst class for that letter, for profiling.
+    if CommandLine.arguments.count > 4 {
+        let json = FacetedWorkload.worst(CommandLine.arguments[4], random: &random)
+        for _ in 0..<200 { _ = try measure(json, into: &worst, cpu: &worstCPU) }
+        worstCPU.sort()
+        print(String(format: "repeated worst class: CPU p50 %.2f ms", worstCPU[worstCPU.count / 2]))
+        return
+    }
     for _ in 0..<rounds {
         for phrase in Catalogue.phrases {
             var typed = ""

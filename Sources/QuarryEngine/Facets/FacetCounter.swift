@@ -17,7 +17,7 @@ struct FacetCounter {
         var tallies = [Tally](repeating: Tally(), count: plan.counted.count)
         guard !plan.counted.isEmpty else { return tallies }
         for (s, segment) in index.segments.enumerated() {
-            let universe = bits(segment: segment, s: s, plan: plan, candidates: candidates?[s])
+            let universe = plan.universeBits(segment: segment, s, candidates: candidates?[s])
             var restricted: [UInt64: (words: [UInt64], count: Int)] = [:]
             for (i, counted) in plan.counted.enumerated() {
                 guard let column = segment.facets.column(counted.attribute) else { continue }
@@ -45,36 +45,6 @@ struct FacetCounter {
         return tallies
     }
 
-    /// The universe of one segment as bitset words.
-    private static func bits(segment: Segment, s: Int, plan: FilterPlan, candidates: Candidates?) -> [UInt64] {
-        let n = segment.count
-        let dead = plan.universeDead[s].words
-        var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
-        if let candidates {
-            if let list = candidates.list {
-                for d in list { words[Int(d) >> 6] |= 1 << UInt64(d & 63) }
-            } else {
-                let final = candidates.final
-                candidates.stamp.withUnsafeBufferPointer { stamp in
-                    words.withUnsafeMutableBufferPointer { words in
-                        for w in 0..<words.count {
-                            var word: UInt64 = 0
-                            let base = w << 6
-                            for b in 0..<Swift.min(64, n - base) where stamp[base + b] == final { word |= 1 << UInt64(b) }
-                            words[w] = word
-                        }
-                    }
-                }
-            }
-        } else if !plan.live.isEmpty {
-            words = plan.live[s]
-        } else {
-            for w in words.indices { words[w] = (w + 1) << 6 <= n ? .max : (1 << UInt64(n & 63)) - 1 }
-        }
-        for w in 0..<Swift.min(words.count, dead.count) { words[w] &= ~dead[w] }
-        return words
-    }
-
     /// Counts per value id of `column` over the documents set in `universe` (`matches` of them).
     private static func tally(_ column: FacetColumn, _ universe: [UInt64], matches: Int) -> [UInt32] {
         var counts = [UInt32](repeating: 0, count: column.values.count)
@@ -97,6 +67,19 @@ struct FacetCounter {
                 }
                 column.starts.withUnsafeBufferPointer { starts in
                     column.ids.withUnsafeBufferPointer { ids in
+                        if column.isSingleValued {
+                            // At most one value each: `starts[d]` indexes it when `starts[d + 1]` differs.
+                            for w in 0..<universe.count {
+                                var word = universe[w]
+                                while word != 0 {
+                                    let d = w << 6 | word.trailingZeroBitCount
+                                    word &= word - 1
+                                    let at = Int(starts[d])
+                                    if at != Int(starts[d + 1]) { counts[Int(ids[at])] &+= 1 }
+                                }
+                            }
+                            return
+                        }
                         for w in 0..<universe.count {
                             var word = universe[w]
                             while word != 0 {

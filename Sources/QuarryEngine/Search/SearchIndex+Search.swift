@@ -43,7 +43,7 @@ extension SearchIndex {
             }
             applyTypoMode(parameters.typoTolerance, to: &candidates, dead: plan.universeDead)
             universe = candidates
-            candidates = plan.narrow(candidates)
+            candidates = plan.narrow(candidates, index: self)
             hitCandidates = candidates
             nbHits = candidates.reduce(0) { $0 + $1.count }
             for s in segments.indices {

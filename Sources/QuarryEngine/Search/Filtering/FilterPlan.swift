@@ -96,8 +96,8 @@ struct FilterPlan {
     }
 
     /// The hits' candidates from the universe's: with conditions, sparse lists drop what `hitDead`
-    /// excludes and counts are recomputed.
-    func narrow(_ candidates: [Candidates]) -> [Candidates] {
+    /// excludes and counts are recomputed (by popcount for dense candidates).
+    func narrow(_ candidates: [Candidates], index: SearchIndex) -> [Candidates] {
         guard hasConditions else { return candidates }
         var result = candidates
         for s in result.indices {
@@ -107,12 +107,59 @@ struct FilterPlan {
                 result[s].list = kept
                 result[s].count = kept.count
             } else {
+                let universe = universeBits(segment: index.segments[s], s, candidates: result[s])
+                let deadWords = dead.words
                 var count = 0
-                result[s].forEach(dead: dead) { _ in count += 1; return true }
+                for w in universe.indices { count += (universe[w] & ~(w < deadWords.count ? deadWords[w] : 0)).nonzeroBitCount }
                 result[s].count = count
             }
         }
         return result
+    }
+
+    /// The universe of one segment as bitset words: `candidates` (nil: every document) minus `universeDead`.
+    func universeBits(segment: Segment, _ s: Int, candidates: Candidates?) -> [UInt64] {
+        let n = segment.count
+        let dead = universeDead[s].words
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
+        if let candidates {
+            if let list = candidates.list {
+                for d in list { words[Int(d) >> 6] |= 1 << UInt64(d & 63) }
+            } else {
+                Self.stampBits(candidates.stamp, final: candidates.final, into: &words)
+            }
+        } else if !live.isEmpty {
+            words = live[s]
+        } else {
+            for w in words.indices { words[w] = (w + 1) << 6 <= n ? .max : (1 << UInt64(n & 63)) - 1 }
+        }
+        for w in 0..<min(words.count, dead.count) { words[w] &= ~dead[w] }
+        return words
+    }
+
+    /// Bit `d` set where `stamp[d] == final`, eight stamps per step (SWAR zero-byte test).
+    static func stampBits(_ stamp: [UInt8], final: UInt8, into words: inout [UInt64]) {
+        let n = stamp.count
+        let ones: UInt64 = 0x0101_0101_0101_0101, low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let broadcast = UInt64(final) &* ones
+        stamp.withUnsafeBytes { raw in
+            words.withUnsafeMutableBufferPointer { words in
+                let whole = n / 64
+                for w in 0..<whole {
+                    var word: UInt64 = 0
+                    for k in 0..<8 {
+                        let t = raw.loadUnaligned(fromByteOffset: w * 64 + k * 8, as: UInt64.self) ^ broadcast
+                        // High bit of each byte set exactly where that byte of `t` is zero.
+                        let zero = ~(((t & low7) &+ low7) | t | low7)
+                        // Gather the eight high bits into one byte.
+                        let packed = ((zero >> 7) &* 0x0102_0408_1020_4080) >> 56
+                        word |= packed << UInt64(k * 8)
+                    }
+                    words[w] = word
+                }
+                for d in whole * 64..<n where raw[d] == final { words[d >> 6] |= 1 << UInt64(d & 63) }
+            }
+        }
     }
 
     /// Live documents under `hitDead`, for the empty query.

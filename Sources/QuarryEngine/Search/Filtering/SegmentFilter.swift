@@ -68,6 +68,19 @@ struct SegmentFilter {
     }
 
     private func set(_ bits: inout [UInt64], _ column: FacetColumn, _ ids: [UInt32]) {
+        if !column.valueBits.isEmpty {
+            // Few values: OR whole rows of the value bitsets.
+            let words = column.wordCount
+            column.valueBits.withUnsafeBufferPointer { rows in
+                bits.withUnsafeMutableBufferPointer { bits in
+                    for id in ids {
+                        let row = Int(id) * words
+                        for w in 0..<min(words, bits.count) { bits[w] |= rows[row + w] }
+                    }
+                }
+            }
+            return
+        }
         column.valueDocs.withUnsafeBufferPointer { docs in
             bits.withUnsafeMutableBufferPointer { bits in
                 for id in ids {
