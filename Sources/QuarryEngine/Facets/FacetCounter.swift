@@ -47,24 +47,44 @@ struct FacetCounter {
 
     /// Counts per value id of `column` over the documents set in `universe` (`matches` of them).
     private static func tally(_ column: FacetColumn, _ universe: [UInt64], matches: Int) -> [UInt32] {
-        var counts = [UInt32](repeating: 0, count: column.values.count)
-        guard matches > 0 else { return counts }
-        let words = column.wordCount
+        guard matches > 0 else { return [UInt32](repeating: 0, count: column.values.count) }
+        let n = column.documentCount, words = column.wordCount
         // Popcounts cost values × words; walking costs about the matches' value entries.
         let usePopcount = !column.valueBits.isEmpty && column.values.count * words < matches * 4
+        guard usePopcount || matches * 2 <= n else {
+            // Most documents match: count the few that do not, and subtract from each value's total.
+            var complement = universe
+            for w in complement.indices { complement[w] = ~complement[w] & ((w + 1) << 6 <= n ? .max : (1 << UInt64(n & 63)) - 1) }
+            var counts = walk(column, complement)
+            for v in counts.indices { counts[v] = column.valueStarts[v + 1] - column.valueStarts[v] - counts[v] }
+            return counts
+        }
+        return usePopcount ? popcounts(column, universe) : walk(column, universe)
+    }
+
+    private static func popcounts(_ column: FacetColumn, _ universe: [UInt64]) -> [UInt32] {
+        var counts = [UInt32](repeating: 0, count: column.values.count)
+        let words = column.wordCount
         counts.withUnsafeMutableBufferPointer { counts in
             universe.withUnsafeBufferPointer { universe in
-                if usePopcount {
-                    column.valueBits.withUnsafeBufferPointer { bits in
-                        for v in 0..<counts.count {
-                            let row = v * words
-                            var total = 0
-                            for w in 0..<Swift.min(words, universe.count) { total &+= (bits[row + w] & universe[w]).nonzeroBitCount }
-                            counts[v] = UInt32(total)
-                        }
+                column.valueBits.withUnsafeBufferPointer { bits in
+                    for v in 0..<counts.count {
+                        let row = v * words
+                        var total = 0
+                        for w in 0..<Swift.min(words, universe.count) { total &+= (bits[row + w] & universe[w]).nonzeroBitCount }
+                        counts[v] = UInt32(total)
                     }
-                    return
                 }
+            }
+        }
+        return counts
+    }
+
+    /// Counts by walking the set bits of `universe` and each document's value ids.
+    private static func walk(_ column: FacetColumn, _ universe: [UInt64]) -> [UInt32] {
+        var counts = [UInt32](repeating: 0, count: column.values.count)
+        counts.withUnsafeMutableBufferPointer { counts in
+            universe.withUnsafeBufferPointer { universe in
                 column.starts.withUnsafeBufferPointer { starts in
                     column.ids.withUnsafeBufferPointer { ids in
                         if column.isSingleValued {
