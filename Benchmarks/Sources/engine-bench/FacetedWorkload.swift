@@ -64,7 +64,12 @@ func runFacetedWorkload(index: SearchIndex, settings: IndexSettings, source: som
     var ignored: [Double] = []
     // `engine-bench N rounds faceted LETTER`: repeats the worst class for that letter, for profiling.
     if CommandLine.arguments.count > 4 {
-        let json = FacetedWorkload.worst(CommandLine.arguments[4], random: &random)
+        let argument = CommandLine.arguments[4]
+        // `q:TEXT` repeats a plain faceted keystroke instead.
+        let json: JSONObject = argument.hasPrefix("q:")
+            ? ["query": .string(String(argument.dropFirst(2))), "hitsPerPage": 20, "facets": .array(FacetedWorkload.facets),
+               "attributesToSnippet": ["description:10"]]
+            : FacetedWorkload.worst(argument, random: &random)
         for _ in 0..<200 { _ = try measure(json, into: &worst, cpu: &worstCPU) }
         worstCPU.sort()
         print(String(format: "repeated worst class: CPU p50 %.2f ms", worstCPU[worstCPU.count / 2]))

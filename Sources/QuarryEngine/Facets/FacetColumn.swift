@@ -34,6 +34,8 @@ struct FacetColumn: Sendable {
     /// so a count is a popcount of an AND with the matches; empty when too many values.
     let valueBits: [UInt64]
     let wordCount: Int
+    /// When single-valued: each document's value id, `UInt32.max` for none (one load per document).
+    let singles: [UInt32]
     /// Bitset bytes a column may spend on `valueBits`.
     static let bitsetBudget = 16 << 20
 
@@ -72,6 +74,12 @@ struct FacetColumn: Sendable {
         self.valueStarts = valueStarts
         self.valueDocs = valueDocs
         isSingleValued = single
+        var singles: [UInt32] = []
+        if single {
+            singles = [UInt32](repeating: .max, count: documents)
+            for d in 0..<documents where starts[d] != starts[d + 1] { singles[d] = ids[Int(starts[d])] }
+        }
+        self.singles = singles
         var ranks = [UInt32](repeating: 0, count: values.count)
         for (rank, id) in values.indices.sorted(by: { values[$0] < values[$1] }).enumerated() { ranks[id] = UInt32(rank) }
         alphaRanks = ranks

@@ -88,14 +88,14 @@ struct FacetCounter {
                 column.starts.withUnsafeBufferPointer { starts in
                     column.ids.withUnsafeBufferPointer { ids in
                         if column.isSingleValued {
-                            // At most one value each: `starts[d]` indexes it when `starts[d + 1]` differs.
-                            for w in 0..<universe.count {
-                                var word = universe[w]
-                                while word != 0 {
-                                    let d = w << 6 | word.trailingZeroBitCount
-                                    word &= word - 1
-                                    let at = Int(starts[d])
-                                    if at != Int(starts[d + 1]) { counts[Int(ids[at])] &+= 1 }
+                            column.singles.withUnsafeBufferPointer { singles in
+                                for w in 0..<universe.count {
+                                    var word = universe[w]
+                                    while word != 0 {
+                                        let id = singles[w << 6 | word.trailingZeroBitCount]
+                                        word &= word - 1
+                                        if id != .max { counts[Int(id)] &+= 1 }
+                                    }
                                 }
                             }
                             return
