@@ -26,7 +26,23 @@ struct ProximityScorer {
         }
     }
 
+    /// How one word matched a document, gathered during the same pass (see `Candidates`' token strategy).
+    struct WordMatch {
+        var typos = Int.max
+        var score = UInt16.max
+        var exact = false
+        /// Attribute rank per slot (`AttributeScore` high bits) and whether position counts.
+        let ranks: [UInt16]
+        let ordered: [Bool]
+    }
+
     func proximity(of ordinal: Int) -> Int {
+        var none: WordMatch? = nil
+        return proximity(of: ordinal, target: -1, match: &none)
+    }
+
+    /// Proximity, and in `match` how word `target` matched (typos `Int.max` when it did not).
+    func proximity(of ordinal: Int, target: Int, match: inout WordMatch?) -> Int {
         let count = words.count
         guard count > 1 else { return 0 }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { scratch in
@@ -34,7 +50,7 @@ struct ProximityScorer {
             for w in 0..<count { last[w] = -1; best[w] = Self.cap }
             positions.withTokens { tokens in
                 runs.withUnsafeBufferPointer { runs in
-                    scan(tokens, positions.range(of: ordinal), runs: runs, last: last, best: best)
+                    scan(tokens, positions.range(of: ordinal), runs: runs, last: last, best: best, target: target, match: &match)
                 }
             }
             var total = 0
@@ -44,7 +60,7 @@ struct ProximityScorer {
     }
 
     private func scan(_ tokens: TokenView, _ range: Range<Int>, runs: UnsafeBufferPointer<Int>,
-                      last: UnsafeMutablePointer<Int>, best: UnsafeMutablePointer<Int>) {
+                      last: UnsafeMutablePointer<Int>, best: UnsafeMutablePointer<Int>, target: Int, match: inout WordMatch?) {
         let count = words.count
         let disabled = SegmentBuilder.typoDisabledBit
         var slot = -1
@@ -70,6 +86,13 @@ struct ProximityScorer {
                 }
                 if typos > 0 && raw & disabled != 0 { continue }
                 matched |= 1 << UInt64(w)
+                if w == target, var m = match {
+                    m.typos = min(m.typos, typos)
+                    let slot = Location.slot(location)
+                    m.score = min(m.score, m.ranks[slot] << 10 | (m.ordered[slot] ? UInt16(p) : 0))
+                    if term == words[w].exactTerm { m.exact = true }
+                    match = m
+                }
                 if w > 0, last[w - 1] >= 0 { best[w - 1] = min(best[w - 1], max(p - last[w - 1], 1)) }
                 if w + 1 < count, last[w + 1] >= 0 { best[w] = min(best[w], p - last[w + 1] + 1) }
             }
