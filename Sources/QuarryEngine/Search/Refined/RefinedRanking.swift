@@ -1,14 +1,14 @@
-import QuarryJSON
 import QuarryFilters
+import QuarryJSON
 
 /// How are hits ordered when the ranking needs more than the packed key: the `geo` and `filters`
 /// criteria (`aroundLatLng`, `optionalFilters`), `distinct`, and relevant sort on a virtual replica?
 ///
-/// Every hit gets its criterion values, in `ranking` order, and the hits are fully sorted: these
-/// searches give up the early stop of `SegmentRanker` for exact `distinct` counts and sorted sets.
-/// Relevant sort keeps the hits tied with the best one on the first ⌈T × strictness / 100⌉ of the
-/// T textual criteria (every criterion of `ranking` except `custom`, `asc` and `desc`), then orders
-/// them by `customRanking` alone: 100 keeps only full ties with the best hit, 0 keeps every hit.
+/// Every hit gets a `TextualLayout` key. Without distinct or relevant sort, each segment keeps its
+/// best `wanted` in a bounded heap and the winners are merged. Distinct sorts every hit (exact
+/// counts). Relevant sort keeps the hits tied with the best one on the first ⌈T × strictness / 100⌉
+/// of the T textual criteria, then orders them by `customRanking` alone: 100 keeps only full ties
+/// with the best hit, 0 keeps every hit (see protocol/relevant-sort.md).
 struct RefinedRanking {
     let index: SearchIndex
     let parameters: SearchParameters
@@ -16,7 +16,7 @@ struct RefinedRanking {
     /// Relevant sort's strictness; nil when this is not a virtual replica.
     let strictness: Int?
     let distinct: Int
-    private let ranking: [RankingCriterion]
+    private let layout: TextualLayout
 
     struct Result {
         var ranked: [RankedDocument]
@@ -40,124 +40,115 @@ struct RefinedRanking {
         self.plan = plan
         self.strictness = strictness
         self.distinct = distinct
-        ranking = settings.ranking
+        layout = TextualLayout(ranking: settings.ranking)
     }
 
-    /// One hit's values for every criterion but `custom`/`asc`/`desc`, lower is better.
     private struct Entry {
-        var segment: Int
-        var ordinal: Int
-        var textual: [Int]
-        var geoDistance: Int
-        var filters: Int
+        var segment: Int32
+        var ordinal: UInt32
+        var high: UInt64
+        var low: UInt64
+        var geoDistance: Int32
+        var filters: UInt8
     }
 
     func rank(candidates: [Candidates]?, words: [[MatchedTerms]], wanted: Int, nbHits: Int) -> Result {
+        let bounded = strictness == nil && distinct == 0
         var entries: [Entry] = []
-        let textualCriteria = ranking.filter { !Self.isStatic($0) }
+        if !bounded { entries.reserveCapacity(nbHits) }
         let optional = parameters.refinements.optionalFilters.map { FilterExpression(clauses: [$0]) }
+        let center = parameters.refinements.geo?.center
+        let needsProximity = layout.needs(.proximity)
         for (s, segment) in index.segments.enumerated() {
             let filter = SegmentFilter(segment: segment, dead: index.dead[s])
             let optionalMasks = optional.map { filter.mask($0) }
             let terms = words.isEmpty ? [] : words[s]
-            let proximity = terms.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
+            let proximity = needsProximity && terms.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
+            let geo = segment.facets.geo
+            var top = TopK<Entry>(capacity: bounded ? wanted : 0)
             let add = { (d: Int) in
-                var entry = Entry(segment: s, ordinal: d, textual: [], geoDistance: Int.max, filters: 0)
-                for mask in optionalMasks where mask[d >> 6] & (1 << UInt64(d & 63)) != 0 { entry.filters += 1 }
-                if let center = parameters.refinements.geo?.center, d < segment.facets.geo.latitudes.count {
-                    let lat = segment.facets.geo.latitudes[d], lng = segment.facets.geo.longitudes[d]
-                    if !lat.isNaN && !lng.isNaN { entry.geoDistance = Int(GeoQuery.distance(center.lat, center.lng, lat, lng).rounded()) }
+                var values = TextualLayout.Values()
+                for mask in optionalMasks where mask[d >> 6] & (1 << UInt64(d & 63)) != 0 { values.filters += 1 }
+                if let center, d < geo.latitudes.count, !geo.latitudes[d].isNaN, !geo.longitudes[d].isNaN {
+                    values.geoDistance = Int(GeoQuery.distance(center.lat, center.lng, geo.latitudes[d], geo.longitudes[d]).rounded())
                 }
-                for criterion in textualCriteria {
-                    switch criterion {
-                    case .typo: entry.textual.append(candidates.map { Int($0[s].typos[d]) } ?? 0)
-                    case .geo: entry.textual.append(entry.geoDistance)
-                    case .words: entry.textual.append(0)
-                    case .filters: entry.textual.append(-entry.filters)
-                    case .proximity: entry.textual.append(proximity?.proximity(of: d) ?? 0)
-                    case .attribute: entry.textual.append(candidates.map { Int($0[s].attribute[d] & ~AttributeScore.typoDisabledFlag) } ?? 0)
-                    case .exact: entry.textual.append(-(candidates.map { Int($0[s].exact[d]) } ?? 0))
-                    case .custom, .asc, .desc: break
-                    }
+                if let candidates {
+                    values.typos = Int(candidates[s].typos[d])
+                    values.attribute = Int(candidates[s].attribute[d] & ~AttributeScore.typoDisabledFlag)
+                    values.exact = Int(candidates[s].exact[d])
                 }
-                entries.append(entry)
+                values.proximity = proximity?.proximity(of: d) ?? 0
+                let (high, low) = layout.pack(values)
+                let entry = Entry(segment: Int32(s), ordinal: UInt32(d), high: high, low: low,
+                                  geoDistance: Int32(clamping: values.geoDistance), filters: UInt8(min(values.filters, 255)))
+                if bounded {
+                    // Inside a segment the ordinal is the static order: it breaks textual ties.
+                    top.insert(RankingKey(high: high, middle: low, low: UInt64(d)), entry)
+                } else {
+                    entries.append(entry)
+                }
             }
             if let candidates {
                 candidates[s].forEach(dead: plan.hitDead[s]) { add($0); return true }
             } else {
-                for d in 0..<segment.count where !plan.hitDead[s].contains(d) { add(d) }
+                let dead = plan.hitDead[s]
+                for d in 0..<segment.count where !dead.contains(d) { add(d) }
             }
+            if bounded { entries += top.sorted().map(\.payload) }
         }
-        entries.sort(by: precedes)
         var nbSortedHits: Int? = nil
         if let strictness {
-            if let best = entries.first {
-                let p = (textualCriteria.count * strictness + 99) / 100
-                entries = entries.filter { Array($0.textual.prefix(p)) == Array(best.textual.prefix(p)) }
-                entries.sort { staticOrder($0, $1) }
+            if let best = entries.min(by: { ($0.high, $0.low) < ($1.high, $1.low) }) {
+                let p = (layout.fields.count * strictness + 99) / 100
+                let (m0, m1) = layout.masks(prefix: p)
+                entries.removeAll { $0.high & m0 != best.high & m0 || $0.low & m1 != best.low & m1 }
+                // Entries arrived in ordinal (static) order per segment; only several segments need merging.
+                if index.segments.count > 1 { entries.sort(by: staticOrder) }
             }
             nbSortedHits = entries.count
+        } else {
+            entries.sort(by: precedes)
         }
-        if distinct > 0, let attribute = index.settings.attributeForDistinct {
-            var seen: [String: Int] = [:]
-            entries = entries.filter { entry in
-                guard let column = index.segments[entry.segment].facets.column(attribute),
-                      entry.ordinal + 1 < column.starts.count, column.starts[entry.ordinal] < column.starts[entry.ordinal + 1]
-                else { return true }
-                let key = column.values[Int(column.ids[Int(column.starts[entry.ordinal])])]
-                seen[key, default: 0] += 1
-                return seen[key, default: 0] <= distinct
-            }
-            if nbSortedHits != nil { nbSortedHits = entries.count }
-        }
+        if distinct > 0 { applyDistinct(&entries) }
+        if nbSortedHits != nil { nbSortedHits = entries.count }
         let page = entries.prefix(wanted)
-        return Result(ranked: page.map { RankedDocument(segment: $0.segment, ordinal: $0.ordinal, key: RankingKey()) },
-                      nbHits: distinct > 0 ? entries.count : nbHits,
-                      nbSortedHits: nbSortedHits, details: page.map { ($0.geoDistance, $0.filters) })
+        return Result(ranked: page.map { RankedDocument(segment: Int($0.segment), ordinal: Int($0.ordinal), key: RankingKey()) },
+                      nbHits: distinct > 0 && strictness == nil ? entries.count : nbHits,
+                      nbSortedHits: nbSortedHits,
+                      details: page.map { ($0.geoDistance == Int32.max ? Int.max : Int($0.geoDistance), Int($0.filters)) })
     }
 
-    private static func isStatic(_ criterion: RankingCriterion) -> Bool {
-        switch criterion {
-        case .custom, .asc, .desc: true
-        default: false
+    /// Keeps at most `distinct` hits per value of `attributeForDistinct` (its first value); hits
+    /// without one are kept.
+    private func applyDistinct(_ entries: inout [Entry]) {
+        guard let attribute = index.settings.attributeForDistinct else { return }
+        var seen: [String: Int] = [:]
+        let columns = index.segments.map { $0.facets.column(attribute) }
+        entries.removeAll { entry in
+            guard let column = columns[Int(entry.segment)] else { return false }
+            let d = Int(entry.ordinal)
+            guard d + 1 < column.starts.count, column.starts[d] < column.starts[d + 1] else { return false }
+            let key = column.values[Int(column.ids[Int(column.starts[d])])]
+            seen[key, default: 0] += 1
+            return seen[key, default: 0] > distinct
         }
     }
 
-    /// `ranking` order: textual values, `asc`/`desc` and `custom` by stored values, then docID.
+    /// Textual key, then (same segment) the ordinal, else `ranking`'s static criteria by value, then docID.
     private func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        var t = 0
-        let order = index.order
-        let va = index.segments[a.segment].values(of: a.ordinal), vb = index.segments[b.segment].values(of: b.ordinal)
-        var sortKey = 0
-        for criterion in ranking {
-            switch criterion {
-            case .custom:
-                if let keys = order.customKeys {
-                    let c = order.compare(va, vb, keys: keys)
-                    if c != 0 { return c < 0 }
-                }
-            case .asc, .desc:
-                if sortKey < order.sortCriterionKeys.count {
-                    let k = order.sortCriterionKeys[sortKey]
-                    let c = order.compare(va, vb, keys: k..<k + 1)
-                    if c != 0 { return c < 0 }
-                }
-                sortKey += 1
-            default:
-                if a.textual[t] != b.textual[t] { return a.textual[t] < b.textual[t] }
-                t += 1
-            }
-        }
-        return index.segments[a.segment].docIDs[a.ordinal] < index.segments[b.segment].docIDs[b.ordinal]
+        if a.high != b.high { return a.high < b.high }
+        if a.low != b.low { return a.low < b.low }
+        if a.segment == b.segment { return a.ordinal < b.ordinal }
+        return staticOrder(a, b)
     }
 
-    /// `customRanking` (and `asc`/`desc`) only, then docID: relevant sort's order.
+    /// `asc`/`desc` and `customRanking` by stored values, then docID: what ordinals encode per segment.
     private func staticOrder(_ a: Entry, _ b: Entry) -> Bool {
-        let order = index.order
-        let va = index.segments[a.segment].values(of: a.ordinal), vb = index.segments[b.segment].values(of: b.ordinal)
-        let c = order.compare(va, vb, keys: 0..<order.keys.count)
+        if a.segment == b.segment { return a.ordinal < b.ordinal }
+        let sa = index.segments[Int(a.segment)], sb = index.segments[Int(b.segment)]
+        let c = index.order.compare(sa.values(of: Int(a.ordinal)), sb.values(of: Int(b.ordinal)), keys: 0..<index.order.keys.count)
         if c != 0 { return c < 0 }
-        return index.segments[a.segment].docIDs[a.ordinal] < index.segments[b.segment].docIDs[b.ordinal]
+        return sa.docIDs[Int(a.ordinal)] < sb.docIDs[Int(b.ordinal)]
     }
 }
 
