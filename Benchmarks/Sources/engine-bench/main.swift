@@ -98,7 +98,8 @@ if arguments.count > 3 && !faceted {
     exit(0)
 }
 if faceted {
-    try runFacetedWorkload(index: index, settings: settings, source: source, rounds: rounds)
+    try runFacetedWorkload(index: index, settings: settings, records: records.enumerated().map { (DocID($0.offset), $0.element) },
+                           source: source, rounds: rounds)
     exit(0)
 }
 var latencies: [Double] = []
