@@ -50,6 +50,8 @@ struct RefinedRanking {
         var low: UInt64
         var geoDistance: Int32
         var filters: UInt8
+        /// Relevant sort computes proximity only for hits still tied with the best before it.
+        var proximityPending: Bool
     }
 
     func rank(candidates: [Candidates]?, words: [[MatchedTerms]], wanted: Int, nbHits: Int) -> Result {
@@ -59,6 +61,7 @@ struct RefinedRanking {
         let optional = parameters.refinements.optionalFilters.map { FilterExpression(clauses: [$0]) }
         let center = parameters.refinements.geo?.center
         let needsProximity = layout.needs(.proximity)
+        let deferProximity = strictness != nil
         for (s, segment) in index.segments.enumerated() {
             let filter = SegmentFilter(segment: segment, dead: index.dead[s])
             let optionalMasks = optional.map { filter.mask($0) }
@@ -77,10 +80,17 @@ struct RefinedRanking {
                     values.attribute = Int(candidates[s].attribute[d] & ~AttributeScore.typoDisabledFlag)
                     values.exact = Int(candidates[s].exact[d])
                 }
-                values.proximity = proximity?.proximity(of: d) ?? 0
-                let (high, low) = layout.pack(values)
+                // Proximity reads positions: first try the closest possible (one step per word pair).
+                values.proximity = proximity == nil ? 0 : terms.count - 1
+                var (high, low) = layout.pack(values)
+                if bounded, top.isFull, !(RankingKey(high: high, middle: low, low: UInt64(d)) < top.threshold) { return }
+                if let proximity, !deferProximity {
+                    values.proximity = proximity.proximity(of: d)
+                    (high, low) = layout.pack(values)
+                }
                 let entry = Entry(segment: Int32(s), ordinal: UInt32(d), high: high, low: low,
-                                  geoDistance: Int32(clamping: values.geoDistance), filters: UInt8(min(values.filters, 255)))
+                                  geoDistance: Int32(clamping: values.geoDistance), filters: UInt8(min(values.filters, 255)),
+                                  proximityPending: proximity != nil && deferProximity)
                 if bounded {
                     // Inside a segment the ordinal is the static order: it breaks textual ties.
                     top.insert(RankingKey(high: high, middle: low, low: UInt64(d)), entry)
@@ -98,10 +108,14 @@ struct RefinedRanking {
         }
         var nbSortedHits: Int? = nil
         if let strictness {
-            if let best = entries.min(by: { ($0.high, $0.low) < ($1.high, $1.low) }) {
-                let p = (layout.fields.count * strictness + 99) / 100
-                let (m0, m1) = layout.masks(prefix: p)
-                entries.removeAll { $0.high & m0 != best.high & m0 || $0.low & m1 != best.low & m1 }
+            let p = (layout.fields.count * strictness + 99) / 100
+            if let q = layout.fields.firstIndex(where: { $0.criterion == .proximity }), q < p {
+                // Tie on the criteria before proximity first; only the survivors need positions.
+                keepTiedWithBest(&entries, prefix: q)
+                resolveProximity(&entries, words: words)
+            }
+            if !entries.isEmpty {
+                keepTiedWithBest(&entries, prefix: p)
                 // Entries arrived in ordinal (static) order per segment; only several segments need merging.
                 if index.segments.count > 1 { entries.sort(by: staticOrder) }
             }
@@ -116,6 +130,25 @@ struct RefinedRanking {
                       nbHits: distinct > 0 && strictness == nil ? entries.count : nbHits,
                       nbSortedHits: nbSortedHits,
                       details: page.map { ($0.geoDistance == Int32.max ? Int.max : Int($0.geoDistance), Int($0.filters)) })
+    }
+
+    /// Keeps the entries equal to the best one on the first `prefix` textual criteria.
+    private func keepTiedWithBest(_ entries: inout [Entry], prefix: Int) {
+        let (m0, m1) = layout.masks(prefix: prefix)
+        guard let best = entries.min(by: { ($0.high & m0, $0.low & m1) < ($1.high & m0, $1.low & m1) }) else { return }
+        entries.removeAll { $0.high & m0 != best.high & m0 || $0.low & m1 != best.low & m1 }
+    }
+
+    /// Replaces the provisional proximity of pending entries with the real one.
+    private func resolveProximity(_ entries: inout [Entry], words: [[MatchedTerms]]) {
+        guard let field = layout.fields.first(where: { $0.criterion == .proximity }), !words.isEmpty else { return }
+        let scorers = index.segments.indices.map { s in ProximityScorer(segment: index.segments[s], words: words[s]) }
+        let mask: UInt64 = ((1 << UInt64(field.bits)) - 1) << field.shift
+        for i in entries.indices where entries[i].proximityPending {
+            let value = UInt64(min(scorers[Int(entries[i].segment)].proximity(of: Int(entries[i].ordinal)), (1 << field.bits) - 1)) << field.shift
+            if field.word == 0 { entries[i].high = entries[i].high & ~mask | value } else { entries[i].low = entries[i].low & ~mask | value }
+            entries[i].proximityPending = false
+        }
     }
 
     /// Keeps at most `distinct` hits per value of `attributeForDistinct` (its first value); hits
