@@ -129,6 +129,13 @@ struct RefinedRanking {
             // Entries arrived in ordinal (static) order per segment; only several segments need merging.
             if index.segments.count > 1 { entries.sort(by: staticOrder) }
             nbSortedHits = firstOnly ? nbHits : entries.count
+        } else if distinct > 0 {
+            var distinctHits = nbHits
+            (entries, distinctHits) = distinctPage(entries, wanted: wanted)
+            let page = entries.prefix(wanted)
+            return Result(ranked: page.map { RankedDocument(segment: Int($0.segment), ordinal: Int($0.ordinal), key: RankingKey()) },
+                          nbHits: distinctHits, nbSortedHits: nil,
+                          details: page.map { ($0.geoDistance == Int32.max ? Int.max : Int($0.geoDistance), Int($0.filters)) })
         } else {
             entries.sort(by: precedes)
         }
@@ -136,9 +143,59 @@ struct RefinedRanking {
         if nbSortedHits != nil && distinct > 0 { nbSortedHits = entries.count }
         let page = entries.prefix(wanted)
         return Result(ranked: page.map { RankedDocument(segment: Int($0.segment), ordinal: Int($0.ordinal), key: RankingKey()) },
-                      nbHits: distinct > 0 && strictness == nil ? entries.count : nbHits,
+                      nbHits: nbHits,
                       nbSortedHits: nbSortedHits,
                       details: page.map { ($0.geoDistance == Int32.max ? Int.max : Int($0.geoDistance), Int($0.filters)) })
+    }
+
+    /// Distinct without relevant sort: the exact count of hits left after distinct (group sizes,
+    /// no sorting), and the best entries in order, selecting a few times `wanted` at a time rather
+    /// than sorting every hit.
+    private func distinctPage(_ all: [Entry], wanted: Int) -> (page: [Entry], nbHits: Int) {
+        guard let attribute = index.settings.attributeForDistinct else { return (all, all.count) }
+        let columns = index.segments.map { $0.facets.column(attribute) }
+        var perSegment = columns.map { [UInt32](repeating: 0, count: $0?.values.count ?? 0) }
+        var withoutValue = 0
+        for entry in all {
+            guard let id = Self.group(columns[Int(entry.segment)], Int(entry.ordinal)) else { withoutValue += 1; continue }
+            perSegment[Int(entry.segment)][id] += 1
+        }
+        var groups: [String: Int] = [:]
+        for (s, counts) in perSegment.enumerated() {
+            guard let column = columns[s] else { continue }
+            for (id, n) in counts.enumerated() where n > 0 { groups[column.values[id], default: 0] += Int(n) }
+        }
+        let nbHits = withoutValue + groups.values.reduce(0) { $0 + min($1, distinct) }
+        var k = max(wanted * 4, 64)
+        while true {
+            var selected: [Entry]
+            if k >= all.count {
+                selected = all.sorted(by: precedes)
+            } else {
+                // Bounded selection on the textual key (ties: segment, ordinal), then the exact order.
+                var top = TopK<Entry>(capacity: k)
+                for entry in all {
+                    top.insert(RankingKey(high: entry.high, middle: entry.low, low: UInt64(entry.segment) << 32 | UInt64(entry.ordinal)), entry)
+                }
+                selected = top.sorted().map(\.payload)
+                if index.segments.count > 1, let last = selected.last {
+                    // Across segments ties on the textual key go by stored values, so the heap may have
+                    // cut that last tie group short: keep only what precedes it, an exact prefix.
+                    selected.removeAll { $0.high == last.high && $0.low == last.low }
+                    selected.sort(by: precedes)
+                }
+            }
+            let complete = k >= all.count
+            applyDistinct(&selected)
+            if complete || selected.count >= wanted { return (Array(selected.prefix(wanted)), nbHits) }
+            k *= 4
+        }
+    }
+
+    /// The value id of document `d`'s first value, its distinct group.
+    private static func group(_ column: FacetColumn?, _ d: Int) -> Int? {
+        guard let column, d + 1 < column.starts.count, column.starts[d] < column.starts[d + 1] else { return nil }
+        return Int(column.ids[Int(column.starts[d])])
     }
 
     /// Keeps at most `distinct` hits per value of `attributeForDistinct` (its first value); hits
