@@ -24,6 +24,7 @@ extension SearchIndex {
         // Only counts are wanted: nothing that merely orders hits.
         counting.distinct = 0
         counting.refinements.optionalFilters = []
+        counting.refinements.relevancyStrictness = 0
         let response = try search(counting, records: InMemoryRecords([]))
         let counts = response.extra["facets"]?[attribute]?.objectValue ?? [:]
 
