@@ -1,4 +1,5 @@
 import Dispatch
+import QuarrySync
 
 /// One open store and its views: the primary index and its replicas (each a
 /// search snapshot), the readers that fetch hit records, and the saving of
@@ -12,9 +13,9 @@ final class EngineIndex: Sendable {
     let folder: EngineIndexFolder
     let readers: RecordReaderPool
     /// `nil` once the index is closed or deleted.
-    private let store: EngineLocked<IndexStore?>
-    private let current: EngineLocked<EngineIndexViews>
-    private let persisted: EngineLocked<PersistState>
+    private let store: Locked<IndexStore?>
+    private let current: Locked<EngineIndexViews>
+    private let persisted: Locked<PersistState>
 
     private struct PersistState {
         /// The generation of each view's file on disk; "" is the primary.
@@ -45,9 +46,9 @@ final class EngineIndex: Sendable {
         }
         self.name = store.name
         self.folder = folder
-        self.store = EngineLocked(store)
-        current = EngineLocked(views)
-        persisted = EngineLocked(state)
+        self.store = Locked(store)
+        current = Locked(views)
+        persisted = Locked(state)
         readers = RecordReaderPool(path: folder.databasePath, indexName: store.name)
     }
 
@@ -81,6 +82,24 @@ final class EngineIndex: Sendable {
 
     // MARK: Derived files
 
+    /// Merges the segments that writes piled up, off the write path (on the
+    /// persistence queue). The compacted index is swapped in only if no write
+    /// replaced the view meanwhile; otherwise the next save tries again.
+    func compactIfNeeded() {
+        let views = self.views
+        var due: [(key: String?, snapshot: EngineIndexSnapshot)] = [(nil, views.primary)]
+        due += views.replicas.map { ($0.key, $0.value) }
+        for (key, snapshot) in due where snapshot.index.needsCompaction {
+            let compacted = snapshot.index.compacted()
+            current.withLock { views in
+                guard views.view(key)?.generation == snapshot.generation else { return }
+                var updated = snapshot
+                updated.index = compacted
+                if let key { views.replicas[key] = updated } else { views.primary = updated }
+            }
+        }
+    }
+
     /// Saves the views after `delay` seconds (or twice the last save's time)
     /// on `queue`, once per burst of writes.
     func schedulePersist(on queue: DispatchQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
@@ -98,6 +117,7 @@ final class EngineIndex: Sendable {
     /// Writes each view's file that is behind. Runs on the engine's
     /// persistence queue only, so two writers never race on a file.
     func persistNow(log: @Sendable (String) -> Void) {
+        compactIfNeeded()
         let views = self.views
         var due: [(key: String, snapshot: EngineIndexSnapshot)] = [("", views.primary)]
         due += views.replicas.map { ($0.key, $0.value) }

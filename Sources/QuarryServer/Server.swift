@@ -2,7 +2,9 @@ import Dispatch
 import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
+import QuarrySession
 import QuarryTransport
+import QuarrySync
 
 /// Answers JSON-RPC messages: decodes them per connection, routes each method
 /// to its handler (`Server+Dispatch.swift`), and sends replies through the sink.
@@ -18,6 +20,8 @@ public final class Server: Sendable {
     let lifecycle = Locked(LifecycleState())
     let readPool: FairPool
     let writeQueues = KeyedSerialQueues(label: "quarry.write")
+    let sessions: SessionRegistry
+    var sessionBackend: any SearchBackend { sessions.environment.backend }
 
     struct LifecycleState: Sendable {
         var exitCode: Int32?
@@ -32,7 +36,19 @@ public final class Server: Sendable {
         self.engine = engine
         self.sink = sink
         self.log = log
-        readPool = FairPool(width: configuration.searchConcurrency)
+        let readPool = FairPool(width: configuration.searchConcurrency)
+        self.readPool = readPool
+        sessions = SessionRegistry(
+            environment: SessionEnvironment(
+                backend: EngineSessionBackend(engine: engine), outlet: SinkSessionOutlet(sink: sink),
+                runSearch: { session, job in readPool.submit(key: Self.readPoolKey(session: session), job) }),
+            gracePeriod: configuration.sessionGracePeriod)
+    }
+
+    /// A session's searches take turns on the read pool like a connection:
+    /// keys with the top bit set, which connection ids never reach.
+    static func readPoolKey(session: String) -> UInt64 {
+        (1 << 63) | (UInt64(truncatingIfNeeded: session.hashValue) >> 1)
     }
 
     /// The code the process should exit with once the loop has returned.
@@ -77,6 +93,8 @@ public final class Server: Sendable {
     /// connection is closed and stdio ends the daemon.
     public func connectionClosed(_ id: ConnectionID) {
         guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
+        // After the connection's messages already queued; off the loop thread.
+        connection.queue.async { self.sessions.detachAll(connection.subscriber) }
         connection.queue.async {
             connection.pending.notify(queue: connection.queue) {
                 switch connection.kind {
