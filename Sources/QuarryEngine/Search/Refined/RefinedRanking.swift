@@ -58,6 +58,7 @@ struct RefinedRanking {
         if !bounded { entries.reserveCapacity(nbHits) }
         let optional = parameters.refinements.optionalFilters.map { FilterExpression(clauses: [$0]) }
         let center = parameters.refinements.geo?.center
+        let precision = max(1, Int(parameters.refinements.geo?.precision ?? 1))
         let needsProximity = layout.needs(.proximity)
         // Relevant sort streams: only hits tied with the best so far on the first `p` criteria stay.
         let p = strictness.map { (layout.fields.count * $0 + 99) / 100 } ?? 0
@@ -81,9 +82,11 @@ struct RefinedRanking {
             let latitudes = geo.latitudes, longitudes = geo.longitudes
             let add = { (d: Int) -> Bool in
                 var values = TextualLayout.Values()
+                var distance = Int.max
                 for mask in optionalMasks where mask[d >> 6] & (1 << UInt64(d & 63)) != 0 { values.filters += 1 }
                 if let center, d < latitudes.count, !latitudes[d].isNaN, !longitudes[d].isNaN {
-                    values.geoDistance = Int(GeoQuery.distance(center.lat, center.lng, latitudes[d], longitudes[d]).rounded())
+                    distance = Int(GeoQuery.distance(center.lat, center.lng, latitudes[d], longitudes[d]).rounded())
+                    values.geoDistance = distance / precision
                 }
                 if d < typos.count {
                     values.typos = Int(typos[d])
@@ -100,7 +103,7 @@ struct RefinedRanking {
                     (high, low) = layout.pack(values)
                 }
                 let entry = Entry(segment: Int32(s), ordinal: UInt32(d), high: high, low: low,
-                                  geoDistance: Int32(clamping: values.geoDistance), filters: UInt8(min(values.filters, 255)))
+                                  geoDistance: Int32(clamping: distance), filters: UInt8(min(values.filters, 255)))
                 if strictness != nil {
                     let key = (high & m0, low & m1)
                     if key > best { return true }
