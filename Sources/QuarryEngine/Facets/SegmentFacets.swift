@@ -20,6 +20,7 @@ struct SegmentFacetsBuilder {
     private var columns: [ColumnBuilder]
     private var numericPaths: [String: Int] = [:]
     private var numeric: [NumericBuilder] = []
+    private var geoStarts: [UInt32] = [0]
     private var latitudes: [Double] = []
     private var longitudes: [Double] = []
     private var count = 0
@@ -69,9 +70,11 @@ struct SegmentFacetsBuilder {
         }
         let document = UInt32(count)
         FacetValues.numbers(of: record) { path, value in append(path, document, value) }
-        let point = FacetValues.geoPoint(of: record)
-        latitudes.append(point?.lat ?? .nan)
-        longitudes.append(point?.lng ?? .nan)
+        for point in FacetValues.geoPoints(of: record) {
+            latitudes.append(point.lat)
+            longitudes.append(point.lng)
+        }
+        geoStarts.append(UInt32(latitudes.count))
         count += 1
     }
 
@@ -94,9 +97,11 @@ struct SegmentFacetsBuilder {
                 for i in Int(column.starts[ordinal])..<Int(column.starts[ordinal + 1]) { append(column.path, document, column.values[i]) }
             }
         }
-        let hasGeo = ordinal < facets.geo.latitudes.count
-        latitudes.append(hasGeo ? facets.geo.latitudes[ordinal] : .nan)
-        longitudes.append(hasGeo ? facets.geo.longitudes[ordinal] : .nan)
+        for i in facets.geo.points(of: ordinal) {
+            latitudes.append(facets.geo.latitudes[i])
+            longitudes.append(facets.geo.longitudes[i])
+        }
+        geoStarts.append(UInt32(latitudes.count))
         count += 1
     }
 
@@ -133,7 +138,16 @@ struct SegmentFacetsBuilder {
         for (path, slot) in numericPaths.sorted(by: { $0.value < $1.value }) {
             result.numeric.append(Self.column(path, numeric[slot], inverse: inverse, permutation: permutation))
         }
-        result.geo = GeoColumn(latitudes: permutation.map { latitudes[$0] }, longitudes: permutation.map { longitudes[$0] })
+        var starts: [UInt32] = [0], lat: [Double] = [], lng: [Double] = []
+        lat.reserveCapacity(latitudes.count)
+        lng.reserveCapacity(longitudes.count)
+        for old in permutation {
+            let range = Int(geoStarts[old])..<Int(geoStarts[old + 1])
+            lat.append(contentsOf: latitudes[range])
+            lng.append(contentsOf: longitudes[range])
+            starts.append(UInt32(lat.count))
+        }
+        result.geo = GeoColumn(starts: starts, latitudes: lat, longitudes: lng)
         return result
     }
 

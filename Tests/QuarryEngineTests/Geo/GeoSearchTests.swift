@@ -45,6 +45,18 @@ final class GeoSearchTests: XCTestCase {
         XCTAssertTrue((390_000...400_000).contains(stepped.hits[0]["_rankingInfo"]?["geoDistance"]?.intValue ?? -1), "real distance reported")
     }
 
+    func testSeveralPointsCountTheNearest() throws {
+        let chain = SearchFixture([
+            ["objectID": "chain", "name": "shop", "_geoloc": [["lat": 50.8503, "lng": 4.3517], ["lat": 43.2965, "lng": 5.3698]]],
+            ["objectID": "lyon", "name": "shop", "_geoloc": ["lat": 45.7640, "lng": 4.8357]],
+        ])
+        XCTAssertEqual(chain.ids("", ["aroundLatLng": "43.30,5.37", "aroundRadius": 50_000]), ["chain"], "its Marseille shop is near")
+        XCTAssertEqual(chain.ids("shop", ["aroundLatLng": "43.30,5.37"]), ["chain", "lyon"])
+        XCTAssertEqual(chain.ids("shop", ["aroundLatLng": "46.0,4.8"]), ["lyon", "chain"])
+        let reopened = chain.index.updating(upserts: [], deletions: [DocID(1)])
+        XCTAssertEqual(chain.ids("", ["insideBoundingBox": [[44.0, 5.0, 42.0, 6.0]]], index: reopened), ["chain"])
+    }
+
     func testMalformedCoordinatesAreErrors() {
         for parameters: JSONObject in [["aroundLatLng": "north"], ["aroundLatLng": "95,0"], ["insideBoundingBox": [[1, 2, 3]]],
                                        ["aroundLatLng": "1,2", "aroundRadius": -5], ["insidePolygon": [[1, 2, 3, 4]]],

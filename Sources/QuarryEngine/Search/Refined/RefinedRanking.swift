@@ -79,13 +79,12 @@ struct RefinedRanking {
             var taken = 0
             // Hoisted so the per-hit closure reads arrays, not copies of `Candidates`.
             let typos = candidates?[s].typos ?? [], attribute = candidates?[s].attribute ?? [], exact = candidates?[s].exact ?? []
-            let latitudes = geo.latitudes, longitudes = geo.longitudes
             let add = { (d: Int) -> Bool in
                 var values = TextualLayout.Values()
                 var distance = Int.max
                 for mask in optionalMasks where mask[d >> 6] & (1 << UInt64(d & 63)) != 0 { values.filters += 1 }
-                if let center, d < latitudes.count, !latitudes[d].isNaN, !longitudes[d].isNaN {
-                    distance = Int(GeoQuery.distance(center.lat, center.lng, latitudes[d], longitudes[d]).rounded())
+                if let center, let meters = geo.nearest(d, to: center) {
+                    distance = Int(meters.rounded())
                     values.geoDistance = distance / precision
                 }
                 if d < typos.count {
