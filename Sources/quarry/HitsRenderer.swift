@@ -3,6 +3,7 @@ import QuarryJSON
 /// Renders a search response for a person: one line per hit, its highlighted
 /// attributes, the match markers shown bold when the terminal has colour.
 struct HitsRenderer {
+    static let facetValuesShown = 10
     var colour: Bool
     var preTag = "<em>"
     var postTag = "</em>"
@@ -30,9 +31,12 @@ struct HitsRenderer {
             lines.append("\(id)\t" + parts.joined(separator: "  |  "))
         }
         if case .object(let facets)? = response["facets"] {
+            // A terminal line per facet: the top values, and how many more (--json has them all).
             for (attribute, values) in facets {
-                let counts = (values.objectValue ?? [:]).map { "\($0.key) (\($0.value.intValue ?? 0))" }
-                lines.append("facet \(attribute): " + counts.joined(separator: ", "))
+                let all = values.objectValue ?? [:]
+                var text = all.prefix(Self.facetValuesShown).map { "\($0.key) (\($0.value.intValue ?? 0))" }.joined(separator: ", ")
+                if all.count > Self.facetValuesShown { text += ", … \(all.count - Self.facetValuesShown) more" }
+                lines.append("facet \(attribute): " + text)
             }
         }
         return lines.joined(separator: "\n")
