@@ -1,0 +1,218 @@
+"""A shared search session as one client sees it: the calls that change it,
+and the newest state and results pushed for it (callbacks and an iterator)."""
+from __future__ import annotations
+
+import queue
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Union
+
+from . import session_calls as sc
+from .errors import ConnectionLost
+from .session_calls import ResultsUpdate, SearcherResult, StateChanged
+
+if TYPE_CHECKING:
+    from .client import Client
+
+Event = Union[StateChanged, ResultsUpdate]
+
+
+class SessionTracker:
+    """The newest state and results of a session, from its notifications.
+    A push older than one already seen is dropped (the server never sends
+    one, but a reply's version may race ahead of its pushes)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.state: Optional[StateChanged] = None
+        self.results: Optional[ResultsUpdate] = None
+
+    @property
+    def state_version(self) -> int:
+        return self.state.state_version if self.state else 0
+
+    def start(self, opened: Any) -> None:
+        if isinstance(opened, dict) and isinstance(opened.get("state"), dict):
+            self.observe("stateChanged", {**opened, "session": self.name})
+        if isinstance(opened, dict) and isinstance(opened.get("results"), list):
+            self.observe("resultsUpdated", {**opened, "session": self.name})
+
+    def observe(self, method: str, params: Any) -> Optional[Event]:
+        if not isinstance(params, dict):
+            return None
+        if method == "stateChanged":
+            state = StateChanged.from_json(params)
+            if self.state and state.state_version < self.state.state_version:
+                return None
+            self.state = state
+            return state
+        if method == "resultsUpdated":
+            results = ResultsUpdate.from_json(params)
+            if self.results and results.state_version < self.results.state_version:
+                return None
+            self.results = results
+            return results
+        return None
+
+
+class Session:
+    """A session opened with ``Client.open_session``. Every method that
+    changes it returns the resulting state version; its results arrive later
+    through ``on_results``, ``updates()`` or ``wait_results()``."""
+
+    def __init__(self, client: "Client", name: str) -> None:
+        self.client = client
+        self.name = name
+        self._tracker = SessionTracker(name)
+        self._changed = threading.Condition()
+        self._subscribers: list[queue.SimpleQueue[Optional[Event]]] = []
+        self._result_callbacks: list[Callable[[ResultsUpdate], None]] = []
+        self._state_callbacks: list[Callable[[StateChanged], None]] = []
+        self._lost: Optional[str] = None
+        self._closed = False
+
+    # Reading
+
+    @property
+    def state(self) -> Optional[StateChanged]:
+        return self._tracker.state
+
+    @property
+    def results(self) -> Optional[ResultsUpdate]:
+        return self._tracker.results
+
+    @property
+    def state_version(self) -> int:
+        return self._tracker.state_version
+
+    def on_results(self, callback: Callable[[ResultsUpdate], None]) -> None:
+        """Calls ``callback`` (on the client's callback thread) with every ``resultsUpdated``."""
+        self._result_callbacks.append(callback)
+
+    def on_state(self, callback: Callable[[StateChanged], None]) -> None:
+        self._state_callbacks.append(callback)
+
+    def updates(self, *, states: bool = False, timeout: Optional[float] = None) -> Iterator[Event]:
+        """Every ``resultsUpdated`` (and ``stateChanged`` with ``states=True``)
+        from now on, in order; ends when the session or connection closes, or
+        after ``timeout`` seconds without one."""
+        inbox: queue.SimpleQueue[Optional[Event]] = queue.SimpleQueue()
+        with self._changed:
+            self._subscribers.append(inbox)
+        try:
+            while True:
+                try:
+                    event = inbox.get(timeout=timeout)
+                except queue.Empty:
+                    return
+                if event is None:
+                    return
+                if states or isinstance(event, ResultsUpdate):
+                    yield event
+        finally:
+            with self._changed:
+                self._subscribers.remove(inbox)
+
+    def wait_results(self, min_version: Optional[int] = None, timeout: Optional[float] = 10.0) -> ResultsUpdate:
+        """The newest results once they cover ``min_version`` (default: the current state version)."""
+        return self._wait(lambda: self._tracker.results, min_version, timeout)
+
+    def wait_state(self, min_version: int, timeout: Optional[float] = 10.0) -> StateChanged:
+        return self._wait(lambda: self._tracker.state, min_version, timeout)
+
+    # Changing
+
+    def add_hits_searcher(self, index: str, **params: Any) -> str:
+        """Adds a hits searcher over ``index`` (``hits_per_page=…``, ``attributes_to_retrieve=…``); returns its id."""
+        return self.client.run(sc.add_hits_searcher(self.name, index, params))
+
+    def add_facet_searcher(self, index: str, attribute: str, **params: Any) -> str:
+        return self.client.run(sc.add_facet_searcher(self.name, index, attribute, params))
+
+    def remove_searcher(self, searcher: str) -> int:
+        return self.client.run(sc.remove_searcher(self.name, searcher))
+
+    def set_query(self, query: str) -> int:
+        return self.client.run(sc.set_query(self.name, query))
+
+    def toggle_filter(self, filter: Mapping[str, Any], group: Optional[Mapping[str, Any]] = None) -> int:
+        """Adds the filter to the group, or removes it if it is there (see ``facet_filter``, ``or_group``)."""
+        return self.client.run(sc.toggle_filter(self.name, filter, group))
+
+    def clear_filters(self, **params: Any) -> int:
+        return self.client.run(sc.clear_filters(self.name, params))
+
+    def toggle_relevant_sort(self, searcher: Optional[str] = None) -> int:
+        return self.client.run(sc.toggle_relevant_sort(self.name, searcher))
+
+    def set_searcher_index(self, searcher: str, index: str) -> int:
+        """Switches a hits searcher to another index (a sort-by replica)."""
+        return self.client.run(sc.set_searcher_index(self.name, searcher, index))
+
+    def load_page(self, searcher: str, page: int, state_version: Optional[int] = None) -> SearcherResult:
+        """A further page for the version shown; ``ContentModified`` if the session moved on."""
+        version = state_version if state_version is not None else self._tracker.state_version
+        return self.client.run(sc.load_page(self.name, searcher, page, version))
+
+    def close(self) -> None:
+        """Detaches this client from the session; other frontends keep it."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self._lost is None:
+                self.client.run(sc.close_session(self.name))
+        finally:
+            self.client._detach(self)
+            self._finish()
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # Fed by the client
+
+    def start(self, opened: Any) -> None:
+        with self._changed:
+            self._tracker.start(opened)
+            self._changed.notify_all()
+
+    def receive(self, method: str, params: Any) -> None:
+        with self._changed:
+            event = self._tracker.observe(method, params)
+            if event is None:
+                return
+            for inbox in self._subscribers:
+                inbox.put(event)
+            self._changed.notify_all()
+        if isinstance(event, ResultsUpdate):
+            for callback in list(self._result_callbacks):
+                self.client.later(lambda callback=callback: callback(event))
+        else:
+            for state_callback in list(self._state_callbacks):
+                self.client.later(lambda state_callback=state_callback: state_callback(event))
+
+    def connection_lost(self, reason: str) -> None:
+        self._lost = reason
+        self._finish()
+
+    def _finish(self) -> None:
+        with self._changed:
+            for inbox in self._subscribers:
+                inbox.put(None)
+            self._changed.notify_all()
+
+    def _wait(self, latest: Callable[[], Any], min_version: Optional[int], timeout: Optional[float]) -> Any:
+        with self._changed:
+            target = min_version if min_version is not None else self._tracker.state_version
+            done = self._changed.wait_for(
+                lambda: (latest() is not None and latest().state_version >= target) or self._lost is not None,
+                timeout)
+            value = latest()
+            if value is not None and value.state_version >= target:
+                return value
+            if self._lost is not None:
+                raise ConnectionLost(self._lost)
+            assert not done
+            raise TimeoutError(f"session {self.name!r} reached no version {target} within {timeout} s")

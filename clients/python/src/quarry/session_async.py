@@ -1,0 +1,163 @@
+"""``Session`` for asyncio: the same methods, awaited, and ``async for`` over its pushes."""
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Optional
+
+from . import session_calls as sc
+from .errors import ConnectionLost
+from .session import Event, SessionTracker
+from .session_calls import ResultsUpdate, SearcherResult, StateChanged
+
+if TYPE_CHECKING:
+    from .aio import AsyncClient
+
+
+class AsyncSession:
+    """A session opened with ``AsyncClient.open_session``."""
+
+    def __init__(self, client: "AsyncClient", name: str) -> None:
+        self.client = client
+        self.name = name
+        self._tracker = SessionTracker(name)
+        self._changed = asyncio.Condition()
+        self._subscribers: list[asyncio.Queue[Optional[Event]]] = []
+        self._result_callbacks: list[Callable[[ResultsUpdate], Any]] = []
+        self._state_callbacks: list[Callable[[StateChanged], Any]] = []
+        self._lost: Optional[str] = None
+        self._closed = False
+
+    @property
+    def state(self) -> Optional[StateChanged]:
+        return self._tracker.state
+
+    @property
+    def results(self) -> Optional[ResultsUpdate]:
+        return self._tracker.results
+
+    @property
+    def state_version(self) -> int:
+        return self._tracker.state_version
+
+    def on_results(self, callback: Callable[[ResultsUpdate], Any]) -> None:
+        """Calls ``callback`` with every ``resultsUpdated``; a coroutine it returns runs as a task."""
+        self._result_callbacks.append(callback)
+
+    def on_state(self, callback: Callable[[StateChanged], Any]) -> None:
+        self._state_callbacks.append(callback)
+
+    async def updates(self, *, states: bool = False, timeout: Optional[float] = None) -> AsyncIterator[Event]:
+        """Every ``resultsUpdated`` (and ``stateChanged`` with ``states=True``) from now on."""
+        inbox: asyncio.Queue[Optional[Event]] = asyncio.Queue()
+        self._subscribers.append(inbox)
+        try:
+            while True:
+                try:
+                    event = await asyncio.wait_for(inbox.get(), timeout)
+                except asyncio.TimeoutError:
+                    return
+                if event is None:
+                    return
+                if states or isinstance(event, ResultsUpdate):
+                    yield event
+        finally:
+            self._subscribers.remove(inbox)
+
+    async def wait_results(self, min_version: Optional[int] = None, timeout: Optional[float] = 10.0) -> ResultsUpdate:
+        return await self._wait(lambda: self._tracker.results, min_version, timeout)
+
+    async def wait_state(self, min_version: int, timeout: Optional[float] = 10.0) -> StateChanged:
+        return await self._wait(lambda: self._tracker.state, min_version, timeout)
+
+    async def add_hits_searcher(self, index: str, **params: Any) -> str:
+        return await self.client.run(sc.add_hits_searcher(self.name, index, params))
+
+    async def add_facet_searcher(self, index: str, attribute: str, **params: Any) -> str:
+        return await self.client.run(sc.add_facet_searcher(self.name, index, attribute, params))
+
+    async def remove_searcher(self, searcher: str) -> int:
+        return await self.client.run(sc.remove_searcher(self.name, searcher))
+
+    async def set_query(self, query: str) -> int:
+        return await self.client.run(sc.set_query(self.name, query))
+
+    async def toggle_filter(self, filter: Mapping[str, Any], group: Optional[Mapping[str, Any]] = None) -> int:
+        return await self.client.run(sc.toggle_filter(self.name, filter, group))
+
+    async def clear_filters(self, **params: Any) -> int:
+        return await self.client.run(sc.clear_filters(self.name, params))
+
+    async def toggle_relevant_sort(self, searcher: Optional[str] = None) -> int:
+        return await self.client.run(sc.toggle_relevant_sort(self.name, searcher))
+
+    async def set_searcher_index(self, searcher: str, index: str) -> int:
+        return await self.client.run(sc.set_searcher_index(self.name, searcher, index))
+
+    async def load_page(self, searcher: str, page: int, state_version: Optional[int] = None) -> SearcherResult:
+        version = state_version if state_version is not None else self._tracker.state_version
+        return await self.client.run(sc.load_page(self.name, searcher, page, version))
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self._lost is None:
+                await self.client.run(sc.close_session(self.name))
+        finally:
+            self.client._detach(self)
+            self._finish()
+
+    async def __aenter__(self) -> "AsyncSession":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # Fed by the client's reader task
+
+    def start(self, opened: Any) -> None:
+        self._tracker.start(opened)
+
+    def receive(self, method: str, params: Any) -> None:
+        event = self._tracker.observe(method, params)
+        if event is None:
+            return
+        for inbox in self._subscribers:
+            inbox.put_nowait(event)
+        self._notify_waiters()
+        callbacks = self._result_callbacks if isinstance(event, ResultsUpdate) else self._state_callbacks
+        for callback in list(callbacks):
+            self.client.invoke(callback, event)
+
+    def connection_lost(self, reason: str) -> None:
+        self._lost = reason
+        self._finish()
+
+    def _finish(self) -> None:
+        for inbox in self._subscribers:
+            inbox.put_nowait(None)
+        self._notify_waiters()
+
+    def _notify_waiters(self) -> None:
+        async def wake() -> None:
+            async with self._changed:
+                self._changed.notify_all()
+        asyncio.ensure_future(wake())
+
+    async def _wait(self, latest: Callable[[], Any], min_version: Optional[int], timeout: Optional[float]) -> Any:
+        target = min_version if min_version is not None else self._tracker.state_version
+
+        def ready() -> bool:
+            value = latest()
+            return (value is not None and value.state_version >= target) or self._lost is not None
+
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(ready), timeout)
+            except asyncio.TimeoutError:
+                raise TimeoutError(f"session {self.name!r} reached no version {target} within {timeout} s") from None
+        value = latest()
+        if value is not None and value.state_version >= target:
+            return value
+        raise ConnectionLost(self._lost or "the connection closed")
