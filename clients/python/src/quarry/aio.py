@@ -297,7 +297,7 @@ class AsyncClient:
                 inbox = self._pending.get(token) if isinstance(token, int) else None
                 if inbox is not None:
                     inbox.put_nowait(("progress", params.get("value") or {}))
-                return
+                    return
             name = rpc.session_name(params)
             for session in list(self._sessions.get(name, ())) if name else []:
                 session.receive(method, params)

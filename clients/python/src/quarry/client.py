@@ -266,7 +266,7 @@ class Client:
                     inbox = self._pending.get(token) if isinstance(token, int) else None
                 if inbox is not None:
                     inbox.put(("progress", params.get("value") or {}))
-                return
+                    return
             name = rpc.session_name(params)
             with self._state_lock:
                 sessions = list(self._sessions.get(name, ())) if name else []
