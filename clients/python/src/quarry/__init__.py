@@ -15,7 +15,8 @@ from .errors import (CannotConnect, ConnectionLost, ContentModified, InternalErr
                      MethodNotFound, ParseError, QuarryError, RequestCancelled, RpcError, ServerNotInitialized)
 from .session import Session
 from .session_async import AsyncSession
-from .session_calls import ResultsUpdate, StateChanged, and_group, facet_filter, or_group
+from .session_calls import (ResultsUpdate, StateChanged, facet_filter, facets_searcher, group, hits_searcher,
+                            numeric_filter, range_filter, tag_filter)
 from .types import (FacetHit, FacetSearchResponse, Hit, ImportResult, IndexInfo, Progress, SearchResponse,
                     ServerInfo, SettingsResult, WriteResult)
 
@@ -26,5 +27,6 @@ __all__ = [
     "FacetSearchResponse", "Hit", "ImportResult", "IndexInfo", "InternalError", "InvalidParams", "InvalidRequest",
     "MethodNotFound", "ParseError", "Progress", "QuarryError", "RequestCancelled", "ResultsUpdate", "RpcError",
     "SearchResponse", "ServerInfo", "ServerNotInitialized", "Session", "SettingsResult", "StateChanged",
-    "WriteResult", "and_group", "default_socket_path", "facet_filter", "or_group",
+    "WriteResult", "default_socket_path", "facet_filter", "facets_searcher", "group", "hits_searcher",
+    "numeric_filter", "range_filter", "tag_filter",
 ]

@@ -52,6 +52,7 @@ class AsyncClient:
         self._next_id = 1
         self._pending: dict[int, asyncio.Queue[tuple[str, Any]]] = {}
         self._sessions: dict[str, list[AsyncSession]] = {}
+        self._unclaimed: dict[str, dict[str, Any]] = {}
         self._listeners: list[rpc.NotificationHandler] = []
         self._lost: Optional[str] = None
         self._closed = False
@@ -208,15 +209,27 @@ class AsyncClient:
 
     # Sessions
 
-    async def open_session(self, name: str, **options: Any) -> AsyncSession:
-        session = AsyncSession(self, name)
-        self._sessions.setdefault(name, []).append(session)
+    async def open_session(self, name: Optional[str] = None, *,
+                           searchers: Optional[Sequence[Mapping[str, Any]]] = None) -> AsyncSession:
+        session = AsyncSession(self, name) if name is not None else None
+        if session is not None:
+            self._sessions.setdefault(session.name, []).append(session)
         try:
-            session.start(await self.run(session_calls.open_session(name, options)))
+            opened = await self.run(session_calls.open_session(name, searchers))
         except BaseException:
-            self._detach(session)
+            if session is not None:
+                self._detach(session)
             raise
+        if session is None:
+            session = AsyncSession(self, str(opened.get("session", "")))
+            self._sessions.setdefault(session.name, []).append(session)
+        session.start(opened)
+        for method, params in self._unclaimed.pop(session.name, {}).items():
+            session.receive(method, params)
         return session
+
+    async def list_sessions(self) -> Any:
+        return await self.run(session_calls.list_sessions())
 
     # Closing
 
@@ -299,8 +312,11 @@ class AsyncClient:
                     inbox.put_nowait(("progress", params.get("value") or {}))
                     return
             name = rpc.session_name(params)
-            for session in list(self._sessions.get(name, ())) if name else []:
+            sessions = list(self._sessions.get(name, ())) if name else []
+            for session in sessions:
                 session.receive(method, params)
+            if name and not sessions:
+                rpc.remember_unclaimed(self._unclaimed, name, method, params)
             for listener in list(self._listeners):
                 self.invoke(listener, method, params)
             return

@@ -35,6 +35,9 @@ class Client:
         self._next_id = 1
         self._pending: dict[int, queue.SimpleQueue[tuple[str, Any]]] = {}
         self._sessions: dict[str, list[Session]] = {}
+        # The newest pushes for sessions no Session object follows yet (an
+        # unnamed openSession learns its name only from the reply).
+        self._unclaimed: dict[str, dict[str, Any]] = {}
         self._listeners: list[rpc.NotificationHandler] = []
         self._lost: Optional[str] = None
         self._closed = False
@@ -183,16 +186,31 @@ class Client:
 
     # Sessions
 
-    def open_session(self, name: str, **options: Any) -> Session:
-        """Attaches to the session ``name`` (created if new) and follows its changes."""
-        session = Session(self, name)
-        self._attach(session)
+    def open_session(self, name: Optional[str] = None, *,
+                     searchers: Optional[Sequence[Mapping[str, Any]]] = None) -> Session:
+        """Attaches to the session ``name``, creating it (with ``searchers``, see
+        ``hits_searcher``) if it does not exist; without a name, creates a new one."""
+        session = Session(self, name) if name is not None else None
+        if session is not None:
+            self._attach(session)
         try:
-            session.start(self.run(session_calls.open_session(name, options)))
+            opened = self.run(session_calls.open_session(name, searchers))
         except BaseException:
-            self._detach(session)
+            if session is not None:
+                self._detach(session)
             raise
+        if session is None:
+            session = Session(self, str(opened.get("session", "")))
+            self._attach(session)
+        session.start(opened)
+        with self._state_lock:
+            missed = self._unclaimed.pop(session.name, {})
+        for method, params in missed.items():
+            session.receive(method, params)
         return session
+
+    def list_sessions(self) -> Any:
+        return self.run(session_calls.list_sessions())
 
     # Closing
 
@@ -271,6 +289,8 @@ class Client:
             with self._state_lock:
                 sessions = list(self._sessions.get(name, ())) if name else []
                 listeners = list(self._listeners)
+                if name and not sessions:
+                    rpc.remember_unclaimed(self._unclaimed, name, method, params)
             for session in sessions:
                 session.receive(method, params)
             for listener in listeners:

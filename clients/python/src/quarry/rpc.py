@@ -38,3 +38,13 @@ def session_name(params: Any) -> str | None:
 
 def progress_token(params: Any) -> Any:
     return params.get("token") if isinstance(params, dict) else None
+
+
+def remember_unclaimed(unclaimed: dict[str, dict[str, Any]], name: str, method: str, params: Any,
+                       limit: int = 16) -> None:
+    """Keeps the newest push of each kind for a session nobody follows yet, for a few sessions."""
+    if method not in ("stateChanged", "resultsUpdated"):
+        return
+    if name not in unclaimed and len(unclaimed) >= limit:
+        unclaimed.pop(next(iter(unclaimed)))
+    unclaimed.setdefault(name, {})[method] = params

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence, Union
 
 from . import session_calls as sc
 from .errors import ConnectionLost
@@ -14,6 +14,13 @@ if TYPE_CHECKING:
     from .client import Client
 
 Event = Union[StateChanged, ResultsUpdate]
+
+
+def first_hits_searcher(state: Optional[StateChanged], name: str) -> str:
+    for item in state.searchers if state else []:
+        if item.get("type") == "hits":
+            return str(item.get("searcher"))
+    raise LookupError(f"session {name!r} has no hits searcher")
 
 
 class SessionTracker:
@@ -119,14 +126,24 @@ class Session:
     def wait_state(self, min_version: int, timeout: Optional[float] = 10.0) -> StateChanged:
         return self._wait(lambda: self._tracker.state, min_version, timeout)
 
-    # Changing
+    @property
+    def searchers(self) -> list[str]:
+        """The ids of the session's searchers, in order (from the newest state)."""
+        return [str(item.get("searcher")) for item in (self.state.searchers if self.state else [])]
+
+    def hits_searcher(self, searcher: Optional[str] = None) -> str:
+        """``searcher``, else the session's first hits searcher."""
+        return searcher if searcher is not None else first_hits_searcher(self.state, self.name)
+
+    # Changing (each returns the session's state version after the change)
 
     def add_hits_searcher(self, index: str, **params: Any) -> str:
-        """Adds a hits searcher over ``index`` (``hits_per_page=…``, ``attributes_to_retrieve=…``); returns its id."""
+        """Adds a hits searcher over ``index`` (``hits_per_page=…``, ``facets=[…]``); returns its id."""
         return self.client.run(sc.add_hits_searcher(self.name, index, params))
 
-    def add_facet_searcher(self, index: str, attribute: str, **params: Any) -> str:
-        return self.client.run(sc.add_facet_searcher(self.name, index, attribute, params))
+    def add_facets_searcher(self, index: str, attribute: str) -> str:
+        """Adds a searcher of ``attribute``'s values that match the query; returns its id."""
+        return self.client.run(sc.add_facets_searcher(self.name, index, attribute))
 
     def remove_searcher(self, searcher: str) -> int:
         return self.client.run(sc.remove_searcher(self.name, searcher))
@@ -134,24 +151,39 @@ class Session:
     def set_query(self, query: str) -> int:
         return self.client.run(sc.set_query(self.name, query))
 
-    def toggle_filter(self, filter: Mapping[str, Any], group: Optional[Mapping[str, Any]] = None) -> int:
-        """Adds the filter to the group, or removes it if it is there (see ``facet_filter``, ``or_group``)."""
-        return self.client.run(sc.toggle_filter(self.name, filter, group))
+    def toggle_filter(self, filter: Mapping[str, Any], *, group: Optional[str] = None, operator: str = "or",
+                      selection_mode: Optional[str] = None, items: Optional[Sequence[Mapping[str, Any]]] = None) -> int:
+        """Adds ``filter`` (see ``facet_filter``) to the group (default: named after its
+        attribute), or removes it if it is there."""
+        return self.client.run(sc.toggle_filter(self.name, filter, group, operator, selection_mode, items))
 
-    def clear_filters(self, **params: Any) -> int:
-        return self.client.run(sc.clear_filters(self.name, params))
+    def set_filters(self, filters: Sequence[Mapping[str, Any]], *, group: str, operator: str = "and") -> int:
+        return self.client.run(sc.set_filters(self.name, filters, group, operator))
+
+    def clear_filters(self, groups: Optional[Sequence[Any]] = None, *, except_: Optional[Sequence[Any]] = None) -> int:
+        """Clears every group, the ``groups`` named, or all but ``except_``."""
+        return self.client.run(sc.clear_filters(self.name, groups, except_))
+
+    def set_hierarchical_filter(self, attributes: Sequence[str], path: Optional[str], *,
+                                separator: Optional[str] = None, name: Optional[str] = None) -> int:
+        return self.client.run(sc.set_hierarchical_filter(self.name, attributes, path, separator, name))
 
     def toggle_relevant_sort(self, searcher: Optional[str] = None) -> int:
-        return self.client.run(sc.toggle_relevant_sort(self.name, searcher))
+        """Switches a hits searcher on a virtual replica between relevant and all hits."""
+        return self.client.run(sc.toggle_relevant_sort(self.name, self.hits_searcher(searcher)))
 
-    def set_searcher_index(self, searcher: str, index: str) -> int:
-        """Switches a hits searcher to another index (a sort-by replica)."""
-        return self.client.run(sc.set_searcher_index(self.name, searcher, index))
+    def set_index(self, index: str, searcher: Optional[str] = None) -> int:
+        """Points a hits searcher at another index (a sort-by replica)."""
+        return self.client.run(sc.set_index(self.name, self.hits_searcher(searcher), index))
 
-    def load_page(self, searcher: str, page: int, state_version: Optional[int] = None) -> SearcherResult:
+    def load_page(self, page: int, searcher: Optional[str] = None,
+                  state_version: Optional[int] = None) -> SearcherResult:
         """A further page for the version shown; ``ContentModified`` if the session moved on."""
         version = state_version if state_version is not None else self._tracker.state_version
-        return self.client.run(sc.load_page(self.name, searcher, page, version))
+        return self.client.run(sc.load_page(self.name, self.hits_searcher(searcher), page, version))
+
+    def get_state(self) -> StateChanged:
+        return self.client.run(sc.get_state(self.name))
 
     def close(self) -> None:
         """Detaches this client from the session; other frontends keep it."""

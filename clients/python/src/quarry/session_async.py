@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Optional, Sequence
 
 from . import session_calls as sc
 from .errors import ConnectionLost
-from .session import Event, SessionTracker
+from .session import Event, SessionTracker, first_hits_searcher
 from .session_calls import ResultsUpdate, SearcherResult, StateChanged
 
 if TYPE_CHECKING:
@@ -69,11 +69,18 @@ class AsyncSession:
     async def wait_state(self, min_version: int, timeout: Optional[float] = 10.0) -> StateChanged:
         return await self._wait(lambda: self._tracker.state, min_version, timeout)
 
+    @property
+    def searchers(self) -> list[str]:
+        return [str(item.get("searcher")) for item in (self.state.searchers if self.state else [])]
+
+    def hits_searcher(self, searcher: Optional[str] = None) -> str:
+        return searcher if searcher is not None else first_hits_searcher(self.state, self.name)
+
     async def add_hits_searcher(self, index: str, **params: Any) -> str:
         return await self.client.run(sc.add_hits_searcher(self.name, index, params))
 
-    async def add_facet_searcher(self, index: str, attribute: str, **params: Any) -> str:
-        return await self.client.run(sc.add_facet_searcher(self.name, index, attribute, params))
+    async def add_facets_searcher(self, index: str, attribute: str) -> str:
+        return await self.client.run(sc.add_facets_searcher(self.name, index, attribute))
 
     async def remove_searcher(self, searcher: str) -> int:
         return await self.client.run(sc.remove_searcher(self.name, searcher))
@@ -81,21 +88,35 @@ class AsyncSession:
     async def set_query(self, query: str) -> int:
         return await self.client.run(sc.set_query(self.name, query))
 
-    async def toggle_filter(self, filter: Mapping[str, Any], group: Optional[Mapping[str, Any]] = None) -> int:
-        return await self.client.run(sc.toggle_filter(self.name, filter, group))
+    async def toggle_filter(self, filter: Mapping[str, Any], *, group: Optional[str] = None, operator: str = "or",
+                            selection_mode: Optional[str] = None,
+                            items: Optional[Sequence[Mapping[str, Any]]] = None) -> int:
+        return await self.client.run(sc.toggle_filter(self.name, filter, group, operator, selection_mode, items))
 
-    async def clear_filters(self, **params: Any) -> int:
-        return await self.client.run(sc.clear_filters(self.name, params))
+    async def set_filters(self, filters: Sequence[Mapping[str, Any]], *, group: str, operator: str = "and") -> int:
+        return await self.client.run(sc.set_filters(self.name, filters, group, operator))
+
+    async def clear_filters(self, groups: Optional[Sequence[Any]] = None, *,
+                            except_: Optional[Sequence[Any]] = None) -> int:
+        return await self.client.run(sc.clear_filters(self.name, groups, except_))
+
+    async def set_hierarchical_filter(self, attributes: Sequence[str], path: Optional[str], *,
+                                      separator: Optional[str] = None, name: Optional[str] = None) -> int:
+        return await self.client.run(sc.set_hierarchical_filter(self.name, attributes, path, separator, name))
 
     async def toggle_relevant_sort(self, searcher: Optional[str] = None) -> int:
-        return await self.client.run(sc.toggle_relevant_sort(self.name, searcher))
+        return await self.client.run(sc.toggle_relevant_sort(self.name, self.hits_searcher(searcher)))
 
-    async def set_searcher_index(self, searcher: str, index: str) -> int:
-        return await self.client.run(sc.set_searcher_index(self.name, searcher, index))
+    async def set_index(self, index: str, searcher: Optional[str] = None) -> int:
+        return await self.client.run(sc.set_index(self.name, self.hits_searcher(searcher), index))
 
-    async def load_page(self, searcher: str, page: int, state_version: Optional[int] = None) -> SearcherResult:
+    async def load_page(self, page: int, searcher: Optional[str] = None,
+                        state_version: Optional[int] = None) -> SearcherResult:
         version = state_version if state_version is not None else self._tracker.state_version
-        return await self.client.run(sc.load_page(self.name, searcher, page, version))
+        return await self.client.run(sc.load_page(self.name, self.hits_searcher(searcher), page, version))
+
+    async def get_state(self) -> StateChanged:
+        return await self.client.run(sc.get_state(self.name))
 
     async def close(self) -> None:
         if self._closed:

@@ -1,9 +1,9 @@
-"""The session methods as ``Call``s (wire names and params in one place), and
-the typed notifications a session receives."""
+"""The session methods as ``Call``s (wire names and params in one place), the
+filter helpers, and the typed notifications a session receives."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, List, Mapping, Optional, Union
+from typing import Any, List, Mapping, Optional, Sequence, Union
 
 from .calls import Call, search_params
 from .types import FacetSearchResponse, JSONObject, SearchResponse
@@ -18,8 +18,6 @@ def _version(result: Any) -> int:
 
 def _searcher_id(result: Any) -> str:
     value = result.get("searcher") if isinstance(result, dict) else None
-    if isinstance(value, dict):
-        value = value.get("id")
     return str(value) if value is not None else ""
 
 
@@ -29,7 +27,7 @@ def _identity(result: Any) -> Any:
 
 @dataclass(frozen=True)
 class StateChanged:
-    """A session's new state, whoever changed it."""
+    """A session's state (query, filters, searchers) at one version, whoever changed it."""
 
     session: str
     state_version: int
@@ -38,6 +36,15 @@ class StateChanged:
     @property
     def query(self) -> str:
         return str(self.state.get("query", ""))
+
+    @property
+    def filters(self) -> str:
+        """The filter state rendered as Algolia's ``filters`` string."""
+        return str(self.state.get("filters", ""))
+
+    @property
+    def searchers(self) -> List[JSONObject]:
+        return [item for item in self.state.get("searchers") or [] if isinstance(item, dict)]
 
     @classmethod
     def from_json(cls, params: JSONObject) -> "StateChanged":
@@ -62,6 +69,13 @@ class ResultsUpdate:
                 return result
         raise LookupError("the session has no hits searcher")
 
+    def for_searcher(self, searcher: str) -> SearcherResult:
+        for result in self.results:
+            identifier = result.get("searcher") if isinstance(result, dict) else result.searcher
+            if identifier == searcher:
+                return result
+        raise LookupError(f"no results for searcher {searcher!r}")
+
     @classmethod
     def from_json(cls, params: JSONObject) -> "ResultsUpdate":
         return cls(str(params.get("session", "")), _version(params),
@@ -69,30 +83,79 @@ class ResultsUpdate:
 
 
 def parse_searcher_result(item: Any) -> SearcherResult:
-    if not isinstance(item, dict):
-        return {"value": item}
-    if "hits" in item:
-        return SearchResponse.from_json(item)
-    if "facetHits" in item:
+    """A searcher's entry: hits or facet values; an entry with ``error`` stays a dict."""
+    if not isinstance(item, dict) or "error" in item:
+        return item if isinstance(item, dict) else {"value": item}
+    if item.get("type") == "facets" or "facetHits" in item:
         return FacetSearchResponse.from_json(item)
-    return item
+    return SearchResponse.from_json(item)
 
 
-def open_session(name: str, options: Mapping[str, Any]) -> Call[Any]:
-    return Call("openSession", {**search_params(options), "session": name}, _identity)
+# Filters, as toggleFilter and setFilters take them.
+
+def facet_filter(attribute: str, value: Union[str, int, float, bool], negated: bool = False) -> JSONObject:
+    return {"attribute": attribute, "value": value, "negated": negated}
+
+
+def numeric_filter(attribute: str, operator: str, value: float, negated: bool = False) -> JSONObject:
+    return {"attribute": attribute, "operator": operator, "value": value, "negated": negated}
+
+
+def range_filter(attribute: str, lower: float, upper: float, negated: bool = False) -> JSONObject:
+    return {"attribute": attribute, "lower": lower, "upper": upper, "negated": negated}
+
+
+def tag_filter(tag: str, negated: bool = False) -> JSONObject:
+    return {"tag": tag, "negated": negated}
+
+
+def group(name: str, operator: str = "or") -> JSONObject:
+    """A filter group: ``operator`` is ``"and"`` or ``"or"``."""
+    return {"name": name, "operator": operator}
+
+
+def _group_for(filter: Mapping[str, Any], name: Optional[str], operator: str) -> JSONObject:
+    return group(name or str(filter.get("attribute") or "_tags"), operator)
+
+
+# Calls
+
+def hits_searcher(index: str, **params: Any) -> JSONObject:
+    """A hits searcher for ``open_session(searchers=[…])``."""
+    return {**search_params(params), "type": "hits", "index": index}
+
+
+def facets_searcher(index: str, attribute: str) -> JSONObject:
+    return {"type": "facets", "index": index, "attribute": attribute}
+
+
+def open_session(name: Optional[str], searchers: Optional[Sequence[Mapping[str, Any]]]) -> Call[Any]:
+    params: dict[str, Any] = {}
+    if name is not None:
+        params["session"] = name
+    if searchers is not None:
+        params["searchers"] = [dict(item) for item in searchers]
+    return Call("openSession", params, _identity)
 
 
 def close_session(name: str) -> Call[Any]:
     return Call("closeSession", {"session": name}, _identity)
 
 
+def get_state(name: str) -> Call[StateChanged]:
+    return Call("getState", {"session": name}, lambda result: StateChanged.from_json({"session": name, **result}))
+
+
+def list_sessions() -> Call[Any]:
+    return Call("listSessions", {}, _identity)
+
+
 def add_hits_searcher(name: str, index: str, params: Mapping[str, Any]) -> Call[str]:
     return Call("addHitsSearcher", {**search_params(params), "session": name, "index": index}, _searcher_id)
 
 
-def add_facet_searcher(name: str, index: str, attribute: str, params: Mapping[str, Any]) -> Call[str]:
-    return Call("addFacetSearcher", {**search_params(params), "session": name, "index": index,
-                                     "attribute": attribute}, _searcher_id)
+def add_facets_searcher(name: str, index: str, attribute: str) -> Call[str]:
+    return Call("addFacetsSearcher", {"session": name, "index": index, "attribute": attribute}, _searcher_id)
 
 
 def remove_searcher(name: str, searcher: str) -> Call[int]:
@@ -103,46 +166,48 @@ def set_query(name: str, query: str) -> Call[int]:
     return Call("setQuery", {"session": name, "query": query}, _version)
 
 
-def toggle_filter(name: str, filter: Mapping[str, Any], group: Optional[Mapping[str, Any]]) -> Call[int]:
-    params: dict[str, Any] = {"session": name, "filter": dict(filter)}
-    if group is not None:
-        params["group"] = dict(group)
+def toggle_filter(name: str, filter: Mapping[str, Any], group_name: Optional[str], operator: str,
+                  selection_mode: Optional[str], items: Optional[Sequence[Mapping[str, Any]]]) -> Call[int]:
+    params: dict[str, Any] = {"session": name, "filter": dict(filter), "group": _group_for(filter, group_name, operator)}
+    if selection_mode is not None:
+        params["selectionMode"] = selection_mode
+    if items is not None:
+        params["items"] = [dict(item) for item in items]
     return Call("toggleFilter", params, _version)
 
 
-def clear_filters(name: str, params: Mapping[str, Any]) -> Call[int]:
-    return Call("clearFilters", {**search_params(params), "session": name}, _version)
+def set_filters(name: str, filters: Sequence[Mapping[str, Any]], group_name: str, operator: str) -> Call[int]:
+    return Call("setFilters", {"session": name, "group": group(group_name, operator),
+                               "filters": [dict(item) for item in filters]}, _version)
 
 
-def toggle_relevant_sort(name: str, searcher: Optional[str]) -> Call[int]:
+def clear_filters(name: str, groups: Optional[Sequence[Any]], except_: Optional[Sequence[Any]]) -> Call[int]:
     params: dict[str, Any] = {"session": name}
-    if searcher is not None:
-        params["searcher"] = searcher
-    return Call("toggleRelevantSort", params, _version)
+    if groups is not None:
+        params["groups"] = list(groups)
+    if except_ is not None:
+        params["except"] = list(except_)
+    return Call("clearFilters", params, _version)
 
 
-def set_searcher_index(name: str, searcher: str, index: str) -> Call[int]:
-    return Call("setSearcherIndex", {"session": name, "searcher": searcher, "index": index}, _version)
+def set_hierarchical_filter(name: str, attributes: Sequence[str], path: Optional[str],
+                            separator: Optional[str], menu: Optional[str]) -> Call[int]:
+    params: dict[str, Any] = {"session": name, "attributes": list(attributes), "path": path}
+    if separator is not None:
+        params["separator"] = separator
+    if menu is not None:
+        params["name"] = menu
+    return Call("setHierarchicalFilter", params, _version)
+
+
+def toggle_relevant_sort(name: str, searcher: str) -> Call[int]:
+    return Call("toggleRelevantSort", {"session": name, "searcher": searcher}, _version)
+
+
+def set_index(name: str, searcher: str, index: str) -> Call[int]:
+    return Call("setIndex", {"session": name, "searcher": searcher, "index": index}, _version)
 
 
 def load_page(name: str, searcher: str, page: int, state_version: int) -> Call[SearcherResult]:
     return Call("loadPage", {"session": name, "searcher": searcher, "page": page, "stateVersion": state_version},
                 parse_searcher_result)
-
-
-def get_state(name: str) -> Call[StateChanged]:
-    return Call("getSessionState", {"session": name},
-                lambda result: StateChanged.from_json({**result, "session": name}))
-
-
-def facet_filter(attribute: str, value: Any, negated: bool = False) -> dict[str, Any]:
-    """A facet filter, as ``toggle_filter`` takes it."""
-    return {"type": "facet", "attribute": attribute, "value": value, "negated": negated}
-
-
-def or_group(name: str, filter_type: str = "facet") -> dict[str, Any]:
-    return {"name": name, "kind": "or", "filterType": filter_type}
-
-
-def and_group(name: str) -> dict[str, Any]:
-    return {"name": name, "kind": "and"}

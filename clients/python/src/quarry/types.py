@@ -78,9 +78,15 @@ class SearchResponse:
     hits_per_page: int
     query: str
     processing_time_ms: int
-    facets: Optional[Dict[str, Dict[str, int]]] = None
+    #: ``{attribute: {value: count}}`` from ``search``; in a session,
+    #: ``{attribute: [{value, count, isRefined}]}`` (refinement lists).
+    facets: Optional[Dict[str, Any]] = None
     facets_stats: Optional[JSONObject] = None
     index: Optional[str] = None
+    #: In a session: the searcher these results belong to, and on a virtual
+    #: replica the relevant-sort state (``priority``, ``hint``, ``toggleTitle``).
+    searcher: Optional[str] = None
+    relevant_sort: Optional[JSONObject] = None
     raw: JSONObject = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -88,7 +94,8 @@ class SearchResponse:
         return cls([Hit.from_json(hit) for hit in result.get("hits") or [] if isinstance(hit, dict)],
                    _int(result.get("nbHits")), _int(result.get("page")), _int(result.get("nbPages")),
                    _int(result.get("hitsPerPage")), result.get("query", ""), _int(result.get("processingTimeMS")),
-                   result.get("facets"), result.get("facets_stats"), result.get("index"), result)
+                   result.get("facets"), result.get("facets_stats"), result.get("index"), result.get("searcher"),
+                   result.get("relevantSort"), result)
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,7 @@ class FacetHit:
     value: str
     highlighted: str
     count: int
+    is_refined: Optional[bool] = None
 
 
 @dataclass(frozen=True)
@@ -105,14 +113,17 @@ class FacetSearchResponse:
     facet_hits: List[FacetHit]
     exhaustive_facets_count: bool
     processing_time_ms: int
+    searcher: Optional[str] = None
+    attribute: Optional[str] = None
     raw: JSONObject = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_json(cls, result: JSONObject) -> "FacetSearchResponse":
         hits = [FacetHit(str(item.get("value", "")), str(item.get("highlighted", item.get("value", ""))),
-                         _int(item.get("count")))
+                         _int(item.get("count")), item.get("isRefined"))
                 for item in result.get("facetHits") or [] if isinstance(item, dict)]
-        return cls(hits, bool(result.get("exhaustiveFacetsCount", True)), _int(result.get("processingTimeMS")), result)
+        return cls(hits, bool(result.get("exhaustiveFacetsCount", True)), _int(result.get("processingTimeMS")),
+                   result.get("searcher"), result.get("attribute"), result)
 
 
 @dataclass(frozen=True)
