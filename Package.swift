@@ -29,8 +29,9 @@ let package = Package(
             "QuarryJSON", "QuarryFilters", "CSQLite",
             .product(name: "Collections", package: "swift-collections"),
         ]),
+        .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters"]),
         .target(name: "QuarryServer", dependencies: [
-            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine",
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine", "QuarrySession", "QuarryFilters",
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         .executableTarget(name: "quarry", dependencies: [
@@ -43,6 +44,7 @@ let package = Package(
         .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters"]),
+        .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryProtocol", "QuarryTransport", "QuarryJSON"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,19 +2,34 @@
 /// OpenRPC document in `protocol/` is checked against these lists by a test.
 public enum MessageRegistry {
     public static let requests: [any RequestType.Type] = [
+        AddFacetsSearcherRequest.self,
+        AddHitsSearcherRequest.self,
+        ClearFiltersRequest.self,
         ClearObjectsRequest.self,
+        CloseSessionRequest.self,
         DeleteIndexRequest.self,
         DeleteObjectsRequest.self,
         GetSettingsRequest.self,
+        GetStateRequest.self,
         ImportFileRequest.self,
         InitializeRequest.self,
         ListIndicesRequest.self,
+        ListSessionsRequest.self,
+        LoadPageRequest.self,
+        OpenSessionRequest.self,
         PartialUpdateObjectsRequest.self,
+        RemoveSearcherRequest.self,
         SaveObjectsRequest.self,
         SearchRequest.self,
+        SetFiltersRequest.self,
+        SetHierarchicalFilterRequest.self,
+        SetIndexRequest.self,
+        SetQueryRequest.self,
         SetSettingsRequest.self,
         ShutdownRequest.self,
         StopServerRequest.self,
+        ToggleFilterRequest.self,
+        ToggleRelevantSortRequest.self,
     ]
 
     public static let clientNotifications: [any ClientNotificationType.Type] = [
@@ -25,6 +40,8 @@ public enum MessageRegistry {
 
     public static let serverNotifications: [any ServerNotificationType.Type] = [
         ProgressNotification.self,
+        ResultsUpdatedNotification.self,
+        StateChangedNotification.self,
     ]
 
     public static var requestMethods: [String] { requests.map { $0.method } }

@@ -2,6 +2,7 @@ import Dispatch
 import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
+import QuarrySession
 import QuarryTransport
 
 /// Answers JSON-RPC messages: decodes them per connection, routes each method
@@ -18,6 +19,8 @@ public final class Server: Sendable {
     let lifecycle = Locked(LifecycleState())
     let readPool: BoundedPool
     let writeQueues = KeyedSerialQueues(label: "quarry.write")
+    let sessions: SessionRegistry
+    var sessionBackend: any SearchBackend { sessions.environment.backend }
 
     struct LifecycleState: Sendable {
         var exitCode: Int32?
@@ -32,7 +35,13 @@ public final class Server: Sendable {
         self.engine = engine
         self.sink = sink
         self.log = log
-        readPool = BoundedPool(label: "quarry.read", width: configuration.searchConcurrency)
+        let readPool = BoundedPool(label: "quarry.read", width: configuration.searchConcurrency)
+        self.readPool = readPool
+        sessions = SessionRegistry(
+            environment: SessionEnvironment(
+                backend: EngineSessionBackend(engine: engine), outlet: SinkSessionOutlet(sink: sink),
+                runSearch: { job in readPool.submit(job) }),
+            gracePeriod: configuration.sessionGracePeriod)
     }
 
     /// The code the process should exit with once the loop has returned.
@@ -74,6 +83,8 @@ public final class Server: Sendable {
 
     public func connectionClosed(_ id: ConnectionID) {
         guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
+        // After the connection's messages already queued; off the loop thread.
+        connection.queue.async { self.sessions.detachAll(connection.subscriber) }
         switch connection.kind {
         case .stdio:
             // End of the editor's input: answer what is still owed, then end the daemon.

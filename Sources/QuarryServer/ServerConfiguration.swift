@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var maxMessageSize = 64 << 20
     /// End the daemon after this many seconds with no client; `nil` never.
     public var idleTimeout: Double? = nil
+    /// Seconds a session with no attached connection is kept (`--session-grace`).
+    public var sessionGracePeriod: Double = 300
     /// Searches at once: cores − 1 keeps a core for the loop thread.
     public var searchConcurrency = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
 

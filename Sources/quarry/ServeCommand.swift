@@ -32,6 +32,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds with no socket client.")
     var idleTimeout: Double?
 
+    @Option(help: "Keep a session nobody is attached to for this many seconds.")
+    var sessionGrace: Double = 300
+
     @Option(help: "The largest message accepted, in bytes.")
     var maxMessageSize: Int = 64 << 20
 
@@ -39,6 +42,7 @@ struct ServeCommand: ParsableCommand {
         if daemon && socket != nil { throw ValidationError("--daemon and --socket both choose the socket; give one") }
         if (daemon || socket != nil) && listen != nil { throw ValidationError("--listen adds a socket to stdio; it cannot be combined with --daemon or --socket") }
         if let idleTimeout, idleTimeout <= 0 { throw ValidationError("--idle-timeout must be a positive number of seconds") }
+        if sessionGrace < 0 { throw ValidationError("--session-grace must be 0 or more seconds") }
         if maxMessageSize < 1024 { throw ValidationError("--max-message-size must be at least 1024 bytes") }
     }
 
@@ -60,6 +64,7 @@ struct ServeCommand: ParsableCommand {
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.idleTimeout = idleTimeout
         serverConfiguration.maxMessageSize = maxMessageSize
+        serverConfiguration.sessionGracePeriod = sessionGrace
         let server = Server(configuration: serverConfiguration, engine: engine, sink: transport, log: log)
 
         let socketPath = daemon ? Locations.socketPath(nil) : (socket ?? listen)

@@ -1,0 +1,43 @@
+import QuarryJSON
+
+/// One attribute's facet values as a frontend lists them (SEMANTICS A6): each
+/// with `count` and `isRefined`, selected values with no match at count 0,
+/// in the searcher's order.
+public struct RefinementList: Sendable, Equatable {
+    public struct Item: Sendable, Equatable {
+        public var value: String
+        public var count: Int
+        public var isRefined: Bool
+    }
+
+    public var items: [Item]
+
+    /// `counts` as the engine returned them ({value: count}); `isRefined`
+    /// tells selected values (lower-cased); `selected` are the selected values
+    /// as written, added at count 0 when the counts lack them.
+    public init(counts: JSONObject, isRefined: (String) -> Bool, selected: [String], order: [FacetOrder]) {
+        var items = counts.map { Item(value: $0.key, count: $0.value.intValue ?? 0, isRefined: isRefined($0.key)) }
+        let present = Set(counts.keys.map { $0.lowercased() })
+        for value in selected where !present.contains(value.lowercased()) {
+            items.append(Item(value: value, count: 0, isRefined: true))
+        }
+        self.items = items.sorted { Self.precedes($0, $1, order: order) }
+    }
+
+    static func precedes(_ lhs: Item, _ rhs: Item, order: [FacetOrder]) -> Bool {
+        for criterion in order {
+            switch criterion {
+            case .isRefined where lhs.isRefined != rhs.isRefined: return lhs.isRefined
+            case .count where lhs.count != rhs.count: return lhs.count > rhs.count
+            case .alpha where lhs.value != rhs.value:
+                return lhs.value.unicodeScalars.lexicographicallyPrecedes(rhs.value.unicodeScalars)
+            default: continue
+            }
+        }
+        return lhs.value.unicodeScalars.lexicographicallyPrecedes(rhs.value.unicodeScalars)
+    }
+
+    public var json: JSON {
+        .array(items.map { ["value": .string($0.value), "count": JSON($0.count), "isRefined": .bool($0.isRefined)] })
+    }
+}

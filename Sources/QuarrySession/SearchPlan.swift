@@ -1,0 +1,69 @@
+import QuarryJSON
+
+/// What one state version asks of the engine: per searcher, the request the
+/// engine contract defines. Derived on the session's queue, run on a worker.
+public struct SearchPlan: Sendable {
+    public enum Request: Sendable {
+        /// `search(index, parameters)`.
+        case hits(index: String, parameters: JSONObject)
+        /// Nothing to ask: an empty query with `showItemsOnEmptyQuery` false.
+        case emptyHits(hitsPerPage: Int?)
+        /// `searchForFacetValues(index, attribute, parameters)`.
+        case facetValues(index: String, attribute: String, parameters: JSONObject)
+    }
+
+    public let version: Int
+    public let state: SessionState
+    public let requests: [(searcher: Searcher, request: Request)]
+
+    public init(version: Int, state: SessionState, page: Int = 0, only searcherID: String? = nil) {
+        self.version = version
+        self.state = state
+        let searchers = state.searchers.filter { searcherID == nil || $0.id == searcherID }
+        requests = searchers.map { ($0, Self.request(for: $0, in: state, page: page)) }
+    }
+
+    /// The engine contract: a hits searcher sends Algolia's params, with
+    /// `filters` minus disjunctive or-groups, those in `disjunctiveFilters`
+    /// {attribute: clauses}, hierarchical menus in `hierarchicalFacets`, and
+    /// `relevancyStrictness` when toggled. A facets searcher sends the query as
+    /// `facetQuery` and relaxes its own attribute's disjunctive clauses.
+    static func request(for searcher: Searcher, in state: SessionState, page: Int) -> Request {
+        let (filters, disjunctive) = state.filters.engineFilters()
+        var parameters: JSONObject = [:]
+        if !filters.isEmpty { parameters["filters"] = .string(filters) }
+        switch searcher.kind {
+        case .hits(let hits):
+            if state.query.isEmpty && !hits.showItemsOnEmptyQuery { return .emptyHits(hitsPerPage: hits.hitsPerPage) }
+            parameters["query"] = .string(state.query)
+            parameters["page"] = JSON(page)
+            if let value = hits.hitsPerPage { parameters["hitsPerPage"] = JSON(value) }
+            if let value = hits.attributesToRetrieve { parameters["attributesToRetrieve"] = strings(value) }
+            if let value = hits.attributesToHighlight { parameters["attributesToHighlight"] = strings(value) }
+            if let value = hits.attributesToSnippet { parameters["attributesToSnippet"] = strings(value) }
+            let levels = state.orderedMenus.flatMap(\.attributes)
+            let facets = hits.facets + levels.filter { !hits.facets.contains($0) }
+            if !facets.isEmpty { parameters["facets"] = strings(facets) }
+            if !disjunctive.isEmpty { parameters["disjunctiveFilters"] = object(disjunctive) }
+            if !state.menus.isEmpty {
+                parameters["hierarchicalFacets"] = .array(state.orderedMenus.map { $0.engineJSON(path: $0.path(in: state.filters)) })
+            }
+            if let value = hits.relevancyStrictness { parameters["relevancyStrictness"] = JSON(value) }
+            return .hits(index: hits.index, parameters: parameters)
+        case .facets(let facets):
+            parameters["facetQuery"] = .string(state.query)
+            let others = disjunctive.filter { $0.attribute != facets.attribute }
+            if !others.isEmpty { parameters["disjunctiveFilters"] = object(others) }
+            if !state.menus.isEmpty {
+                parameters["hierarchicalFacets"] = .array(state.orderedMenus.map { $0.engineJSON(path: $0.path(in: state.filters)) })
+            }
+            return .facetValues(index: facets.index, attribute: facets.attribute, parameters: parameters)
+        }
+    }
+
+    private static func strings(_ values: [String]) -> JSON { .array(values.map(JSON.string)) }
+
+    private static func object(_ pairs: [(attribute: String, filters: String)]) -> JSON {
+        .object(JSONObject(pairs.map { ($0.attribute, JSON.string($0.filters)) }, uniquingKeysWith: { first, _ in first }))
+    }
+}

@@ -1,0 +1,82 @@
+import QuarryJSON
+
+/// Turns the engine's answers for one `SearchPlan` into the `results` of a
+/// `resultsUpdated`: one entry per searcher, in order, refinement lists and
+/// relevant-sort texts added. A searcher whose search failed carries `error`.
+public enum SearchResults {
+    /// Runs every request of `plan` on `backend` (on the caller's thread).
+    public static func run(_ plan: SearchPlan, backend: any SearchBackend) -> [JSON] {
+        plan.requests.map { searcher, request in
+            var result: JSONObject = ["searcher": .string(searcher.id)]
+            do throws(SessionError) {
+                switch request {
+                case .hits(let index, let parameters):
+                    result["type"] = "hits"
+                    result["index"] = .string(index)
+                    let response = try backend.search(index: index, parameters: parameters)
+                    result.merge(hitsResult(response, searcher: searcher, state: plan.state)) { _, new in new }
+                case .emptyHits(let hitsPerPage):
+                    result["type"] = "hits"
+                    result["index"] = .string(searcher.index)
+                    let empty: JSONObject = ["hits": [], "nbHits": 0, "page": 0, "nbPages": 0,
+                                             "hitsPerPage": JSON(hitsPerPage ?? 20), "processingTimeMS": 0, "facets": [:]]
+                    result.merge(hitsResult(empty, searcher: searcher, state: plan.state)) { _, new in new }
+                case .facetValues(let index, let attribute, let parameters):
+                    result["type"] = "facets"
+                    result["index"] = .string(index)
+                    result["attribute"] = .string(attribute)
+                    let response = try backend.searchForFacetValues(index: index, attribute: attribute, parameters: parameters)
+                    result.merge(facetsResult(response, attribute: attribute, state: plan.state)) { _, new in new }
+                }
+            } catch {
+                result["type"] = .string(searcher.json["type"]?.stringValue ?? "hits")
+                result["index"] = .string(searcher.index)
+                result["error"] = ["message": .string(error.description)]
+            }
+            return .object(result)
+        }
+    }
+
+    /// The engine's response with `facets` as refinement lists and, on a
+    /// virtual replica, `relevantSort`.
+    static func hitsResult(_ response: JSONObject, searcher: Searcher, state: SessionState) -> JSONObject {
+        guard case .hits(let hits) = searcher.kind else { return response }
+        var result = response
+        let counts = response["facets"]?.objectValue ?? [:]
+        var attributes = hits.facets
+        for menu in state.orderedMenus { attributes += menu.attributes.filter { !attributes.contains($0) } }
+        for attribute in counts.keys where !attributes.contains(attribute) { attributes.append(attribute) }
+        var facets = JSONObject()
+        for attribute in attributes {
+            let list: RefinementList
+            if let menu = state.orderedMenus.first(where: { $0.attributes.contains(attribute) }) {
+                let path = Set(menu.path(in: state.filters).map(menu.levels(of:)) ?? [])
+                list = RefinementList(counts: counts[attribute]?.objectValue ?? [:], isRefined: { path.contains($0) },
+                                      selected: [], order: hits.facetOrder)
+            } else {
+                let refined = state.filters.refinedValues(of: attribute)
+                list = RefinementList(counts: counts[attribute]?.objectValue ?? [:], isRefined: { refined.contains($0.lowercased()) },
+                                      selected: state.filters.selectedValues(of: attribute), order: hits.facetOrder)
+            }
+            facets[attribute] = list.json
+        }
+        result["facets"] = .object(facets)
+        if let applied = response["appliedRelevancyStrictness"]?.intValue {
+            result["relevantSort"] = RelevantSort.json(appliedStrictness: applied)
+        }
+        return result
+    }
+
+    /// The engine's facet hits, each with `isRefined`.
+    static func facetsResult(_ response: JSONObject, attribute: String, state: SessionState) -> JSONObject {
+        var result = response
+        let refined = state.filters.refinedValues(of: attribute)
+        let hits = (response["facetHits"]?.arrayValue ?? []).map { hit -> JSON in
+            guard var object = hit.objectValue else { return hit }
+            object["isRefined"] = .bool(refined.contains(object["value"]?.stringValue?.lowercased() ?? ""))
+            return .object(object)
+        }
+        result["facetHits"] = .array(hits)
+        return result
+    }
+}

@@ -1,0 +1,151 @@
+import Dispatch
+import QuarryJSON
+
+/// A live, named session shared by any number of connections (SEMANTICS A7,
+/// protocol/README.md "Sharing model").
+///
+/// Changes apply one at a time on the session's serial `queue`, in the order
+/// they reach it. Each bumps `version` and pushes `stateChanged` to every
+/// subscriber before `change` returns (so before the caller's reply), then a
+/// search of the newest state is scheduled: at most one is in flight, and
+/// changes made meanwhile are searched together afterwards (latest wins).
+/// Results for version v go only to subscribers that were not told of a newer
+/// version, so no subscriber sees an older version after a newer one.
+///
+/// Every stored property below `queue` is touched only on `queue`.
+public final class Session: @unchecked Sendable {
+    public let name: String
+    let environment: SessionEnvironment
+    let queue: DispatchQueue
+
+    private var state = SessionState()
+    private var version = 0
+    /// Attached subscribers, in attach order, and the newest version each was told of.
+    private var subscribers: [SubscriberID] = []
+    private var toldVersion: [SubscriberID: Int] = [:]
+    private var searchInFlight = false
+    private var searchPending = false
+    private var latestResults: (version: Int, results: [JSON])?
+
+    public init(name: String, environment: SessionEnvironment) {
+        self.name = name
+        self.environment = environment
+        queue = DispatchQueue(label: "quarry.session.\(name)")
+    }
+
+    public func snapshot() -> SessionSnapshot {
+        queue.sync { currentSnapshot }
+    }
+
+    public var subscriberCount: Int { queue.sync { subscribers.count } }
+
+    /// Attaches `subscriber` (again is harmless) and returns the state it now knows.
+    @discardableResult
+    public func attach(_ subscriber: SubscriberID) -> SessionSnapshot {
+        queue.sync {
+            if toldVersion[subscriber] == nil { subscribers.append(subscriber) }
+            toldVersion[subscriber] = max(toldVersion[subscriber] ?? 0, version)
+            return currentSnapshot
+        }
+    }
+
+    /// Detaches `subscriber`; returns how many remain attached.
+    @discardableResult
+    public func detach(_ subscriber: SubscriberID) -> Int {
+        queue.sync {
+            if toldVersion.removeValue(forKey: subscriber) != nil { subscribers.removeAll { $0 == subscriber } }
+            return subscribers.count
+        }
+    }
+
+    public func isAttached(_ subscriber: SubscriberID) -> Bool { queue.sync { toldVersion[subscriber] != nil } }
+
+    /// Applies one change: `body` edits a copy of the state (nothing changes
+    /// if it throws); then the version is bumped, `stateChanged` pushed and a
+    /// search scheduled. Returns `body`'s value and the new snapshot.
+    public func change<T>(
+        _ body: (inout SessionState, any SearchBackend) throws(SessionError) -> T
+    ) throws(SessionError) -> (value: T, snapshot: SessionSnapshot) {
+        let outcome: Result<(value: T, snapshot: SessionSnapshot), SessionError> = queue.sync {
+            var next = state
+            do throws(SessionError) {
+                let value = try body(&next, environment.backend)
+                state = next
+                version += 1
+                publishState()
+                scheduleSearch()
+                return .success((value, currentSnapshot))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// The plan for one page of one hits searcher at `version`, if that is
+    /// still the current version (else `.superseded`, ContentModified).
+    public func pagePlan(searcher id: String, page: Int, version requested: Int) throws(SessionError) -> SearchPlan {
+        let outcome: Result<SearchPlan, SessionError> = queue.sync {
+            guard requested == version else {
+                return .failure(requested < version
+                    ? .superseded(requested: requested, current: version)
+                    : .invalidParameter("stateVersion", "a version the session reached (it is at \(version)), got \(requested)"))
+            }
+            do throws(SessionError) {
+                _ = try state.hitsSearcher(id)
+                return .success(SearchPlan(version: version, state: state, page: page, only: id))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Pushes the newest results to `subscriber` if they are for the version it
+    /// knows (a frontend that just attached); otherwise they are on their way.
+    public func sendLatestResults(to subscriber: SubscriberID) {
+        queue.async { [self] in
+            guard let latest = latestResults, let told = toldVersion[subscriber], latest.version >= told else { return }
+            toldVersion[subscriber] = latest.version
+            environment.outlet.deliver(.resultsUpdated(session: name, version: latest.version, results: latest.results), to: [subscriber])
+        }
+    }
+
+    // MARK: On `queue`
+
+    private var currentSnapshot: SessionSnapshot { SessionSnapshot(session: name, version: version, state: state) }
+
+    private func publishState() {
+        for subscriber in subscribers { toldVersion[subscriber] = version }
+        guard !subscribers.isEmpty else { return }
+        environment.outlet.deliver(.stateChanged(session: name, version: version, state: state.json), to: subscribers)
+    }
+
+    private func scheduleSearch() {
+        guard !searchInFlight else {
+            searchPending = true
+            return
+        }
+        searchInFlight = true
+        let plan = SearchPlan(version: version, state: state)
+        let backend = environment.backend
+        environment.runSearch { [self] in
+            let results = SearchResults.run(plan, backend: backend)
+            queue.async { self.searchFinished(version: plan.version, results: results) }
+        }
+    }
+
+    private func searchFinished(version searched: Int, results: [JSON]) {
+        searchInFlight = false
+        if searched >= (latestResults?.version ?? 0) { latestResults = (searched, results) }
+        let targets = subscribers.filter { (toldVersion[$0] ?? .max) <= searched }
+        for subscriber in targets { toldVersion[subscriber] = searched }
+        if !targets.isEmpty {
+            environment.outlet.deliver(.resultsUpdated(session: name, version: searched, results: results), to: targets)
+        }
+        if searchPending {
+            searchPending = false
+            scheduleSearch()
+        }
+    }
+}
