@@ -24,7 +24,7 @@ struct WatchCommand: ParsableCommand {
     @OptionGroup var daemon: DaemonOptions
 
     func run() throws {
-        var printed = 0
+        var printed = Printed()
         try reportingErrors("watch") {
             let connection = try daemon.connect(clientName: "quarry watch")
             var params: JSONObject = ["session": .string(session)]
@@ -46,17 +46,27 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
-    /// Prints one notification if it is about this session and wanted; true once `--count` lines are out.
-    private func emit(_ method: String, _ params: JSON, _ printed: inout Int) -> Bool {
+    /// Lines out so far, and the newest version printed per method (the
+    /// opening snapshot and a push made while opening can describe one version).
+    struct Printed {
+        var lines = 0
+        var versions: [String: Int] = [:]
+    }
+
+    /// Prints one notification if it is about this session, wanted and new; true once `--count` lines are out.
+    private func emit(_ method: String, _ params: JSON, _ printed: inout Printed) -> Bool {
         guard case .object(let fields) = params, fields["session"]?.stringValue == session else { return false }
         switch (method, only) {
         case ("stateChanged", nil), ("stateChanged", .state?), ("resultsUpdated", nil), ("resultsUpdated", .results?): break
         default: return false
         }
+        let version = fields["stateVersion"]?.intValue ?? 0
+        if let last = printed.versions[method], version <= last { return false }
+        printed.versions[method] = version
         var line: JSONObject = ["method": .string(method)]
         line.merge(fields) { old, _ in old }
         StandardOutput.writeLine(JSONWriter.string(.object(line)))
-        printed += 1
-        return count.map { printed >= $0 } ?? false
+        printed.lines += 1
+        return count.map { printed.lines >= $0 } ?? false
     }
 }
