@@ -1,7 +1,8 @@
 import QuarryJSON
 
 /// Turns session hits into fzf input lines and a preview, colouring the
-/// spans of `_matchRanges` (UTF-8 byte offsets, as `quarry fzf` negotiates).
+/// spans of `_matchRanges`. `quarry fzf` negotiates UTF-16 (what session
+/// pushes carry for every connection today), converted here to UTF-8 bytes.
 ///
 /// A line is `objectID TAB display TAB hit-as-JSON`: fzf shows field 2, the
 /// preview and the final output read field 3, so neither needs the daemon.
@@ -56,12 +57,31 @@ struct FzfLines {
     }
 
     static func coloured(_ text: String, spans: JSON?) -> String {
+        coloured(text, bytes: byteSpans(text, spans))
+    }
+
+    /// UTF-16 `[start, end)` spans as UTF-8 byte spans of `text`; spans that fall outside are dropped.
+    static func byteSpans(_ text: String, _ spans: JSON?) -> [(Int, Int)] {
+        var byteAt: [Int: Int] = [0: 0]
+        var units = 0
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            units += scalar.utf16.count
+            bytes += scalar.utf8.count
+            byteAt[units] = bytes
+        }
+        return (spans?.arrayValue ?? []).compactMap { span in
+            guard let pair = span.arrayValue, pair.count == 2, let start = pair[0].intValue, let end = pair[1].intValue,
+                  let lower = byteAt[start], let upper = byteAt[end], lower < upper else { return nil }
+            return (lower, upper)
+        }
+    }
+
+    static func coloured(_ text: String, bytes spans: [(Int, Int)]) -> String {
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         var position = 0
-        for span in spans?.arrayValue ?? [] {
-            guard let start = span.arrayValue?.first?.intValue, let end = span.arrayValue?.last?.intValue,
-                  start >= position, start < end, end <= bytes.count else { continue }
+        for (start, end) in spans where start >= position && end <= bytes.count {
             output += bytes[position..<start] + Array(mark.utf8) + bytes[start..<end] + Array(reset.utf8)
             position = end
         }
@@ -72,17 +92,14 @@ struct FzfLines {
     /// About 60 bytes around the first span, cut on character boundaries.
     static func excerpt(_ text: String, spans: JSON) -> String {
         let bytes = Array(text.utf8)
-        guard let first = spans.arrayValue?.first?.arrayValue?.first?.intValue, first <= bytes.count else { return text }
+        let spans = byteSpans(text, spans)
+        guard let first = spans.first?.0 else { return text }
         var start = max(0, first - 20)
         var end = min(bytes.count, first + 40)
         while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-        let shifted = spans.arrayValue?.compactMap { span -> JSON? in
-            guard let lower = span.arrayValue?.first?.intValue, let upper = span.arrayValue?.last?.intValue,
-                  lower >= start, upper <= end else { return nil }
-            return [JSON(lower - start), JSON(upper - start)]
-        } ?? []
-        let body = coloured(String(decoding: bytes[start..<end], as: UTF8.self), spans: .array(shifted))
+        let shifted = spans.filter { $0.0 >= start && $0.1 <= end }.map { ($0.0 - start, $0.1 - start) }
+        let body = coloured(String(decoding: bytes[start..<end], as: UTF8.self), bytes: shifted)
         return (start > 0 ? "…" : "") + body + (end < bytes.count ? "…" : "")
     }
 

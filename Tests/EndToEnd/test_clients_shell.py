@@ -3,6 +3,7 @@
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -147,7 +148,9 @@ def test_fzf_reload_types_into_the_session_and_prints_lines(people):
     assert sorted(line.split("\t")[0] for line in lines) == ["1", "2"]
     for line in lines:
         object_id, shown, embedded = line.split("\t")
-        assert "Clooney" in shown and json.loads(embedded)["objectID"] == object_id
+        assert "Clooney" in re.sub("\x1b\\[[0-9;]*m", "", shown) and json.loads(embedded)["objectID"] == object_id
+        if "_matchRanges" in json.loads(embedded):  # highlights arrive with the engine's search half
+            assert "\x1b[1;33mCloo\x1b[0mney" in shown
     state = observer.result("getState", {"session": "fz"})
     assert state["state"]["query"] == "cloo"
     # The observer was told of the typing as it happened.
@@ -164,6 +167,12 @@ def test_fzf_reload_twice_with_the_same_query_still_prints(people):
     session_methods(people)
     assert len(reload(people, "same", "brad").stdout.splitlines()) == 1
     assert len(reload(people, "same", "brad").stdout.splitlines()) == 1
+
+
+def test_fzf_lines_colour_utf16_ranges_on_multibyte_text(people):
+    hit = json.dumps({"objectID": "4", "name": "Émile Zola 😀 x", "_matchRanges": {"name": [[6, 10], [14, 15]]}})
+    output = quarry(people, "fzf", "people", "--preview", hit).stdout
+    assert "Émile \x1b[1;33mZola\x1b[0m 😀 \x1b[1;33mx\x1b[0m" in output
 
 
 def test_fzf_preview_shows_each_attribute(people):

@@ -9,6 +9,16 @@ return {
     H.eq({ { 7, 11, "QuarryMatch" } }, spans)
     H.eq("Zola", line:sub(spans[1][1] + 1, spans[1][2]))
   end },
+  { "UTF-16 ranges are converted to byte columns, surrogate pairs included", function()
+    local _, spans = render.hit_line({ name = "Émile Zola", _matchRanges = { name = { { 6, 10 } } } }, { "name" }, "utf-16")
+    H.eq({ { 7, 11, "QuarryMatch" } }, spans)
+    local line, emoji = render.hit_line({ name = "a😀 bcd", _matchRanges = { name = { { 4, 7 } } } }, { "name" }, "utf-16")
+    H.eq("bcd", line:sub(emoji[1][1] + 1, emoji[1][2]))
+  end },
+  { "ranges past the text are dropped, not drawn", function()
+    local _, spans = render.hit_line({ name = "abc", _matchRanges = { name = { { 1, 9 }, { 0, 1 } } } }, { "name" }, "utf-8")
+    H.eq({ { 0, 1, "QuarryMatch" } }, spans)
+  end },
   { "newlines are flattened without moving later columns", function()
     local line, spans = render.hit_line({ title = "a\nbc", _matchRanges = { title = { { 2, 4 } } } }, {})
     H.eq("a bc", line)

@@ -139,11 +139,34 @@ def test_asyncio_sessions_share_with_blocking_ones(daemon, people):
                 pytest.skip("the daemon has no session methods (issue 5 not merged)")
             await client.save_objects("people", people)
             session = await client.open_session("mixed", searchers=[hits_searcher("people")])
+            seen = []
+
+            async def follow():
+                async for update in session.updates(timeout=10):
+                    seen.append(update)
+                    if update.hits.query == "brad":
+                        return
+            follower = asyncio.ensure_future(follow())
+            await asyncio.sleep(0)  # the iterator subscribes: pushes from now on reach it
             loop = asyncio.get_running_loop()
             with Client.connect(daemon.path, start=False) as blocking:
                 other = blocking.open_session("mixed")
                 typed = await loop.run_in_executor(None, other.set_query, "brad")
-                async for update in session.updates(timeout=10):
-                    if update.state_version >= typed:
-                        return [hit.object_id for hit in update.hits.hits], session.state.query
-    assert asyncio.run(main()) == (["3"], "brad")
+                await asyncio.wait_for(follower, 10)
+                latest = await session.wait_results(typed)
+            return [hit.object_id for hit in latest.hits.hits], session.state.query, seen[-1].state_version >= typed
+    assert asyncio.run(main()) == (["3"], "brad", True)
+
+
+@pytest.mark.xfail(reason="sessions branch: session pushes carry UTF-16 ranges whatever the connection negotiated "
+                          "(protocol README: positionEncoding applies to the whole connection)", strict=False)
+def test_session_match_ranges_use_the_negotiated_encoding(pair):
+    client, _ = pair
+    client.save_objects("accents", [{"objectID": "4", "name": "Émile Zola"}])
+    one_shot = client.search("accents", "zola").hits[0].match_ranges
+    if not one_shot:
+        pytest.skip("the daemon returns no _matchRanges (engine-search not merged)")
+    session = client.open_session("encoding", searchers=[hits_searcher("accents")])
+    pushed = session.wait_results(session.set_query("zola")).hits.hits[0].match_ranges
+    assert client.position_encoding == "utf-8" and one_shot == {"name": [(7, 11)]}
+    assert pushed == one_shot

@@ -43,11 +43,12 @@ function M.check()
     tostring(server.protocolVersion)))
 
   local capabilities = server.capabilities or {}
-  if capabilities.positionEncoding == "utf-8" then
-    ok("match ranges in UTF-8 bytes, as buffer columns count")
+  local encoding = capabilities.positionEncoding
+  if encoding == "utf-8" or encoding == "utf-16" then
+    ok("match ranges in " .. encoding .. " (converted to byte columns for highlights)")
   else
-    warn("the daemon chose " .. tostring(capabilities.positionEncoding) .. " positions; highlights may be misplaced",
-      { "Upgrade quarry: it should accept utf-8" })
+    warn("the daemon chose " .. tostring(encoding) .. " positions; highlights may be misplaced",
+      { "Upgrade quarry: it should accept utf-16 or utf-8" })
   end
   local methods = {}
   for _, name in ipairs(capabilities.methods or {}) do methods[name] = true end

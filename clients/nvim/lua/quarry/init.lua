@@ -10,6 +10,10 @@ M.config = {
   -- index name → attribute each line shows (default: the first searchable attribute).
   display = {},
   hits_per_page = 50,
+  -- Match ranges: UTF-16 is converted to byte columns with vim.str_byteindex;
+  -- UTF-8 would map directly. UTF-16 first: session pushes use it for every
+  -- connection today (see the report), so it is right either way.
+  position_encodings = { "utf-16", "utf-8" },
   -- Called with (hit, picker) on <CR> instead of the default action when set.
   on_select = nil,
   width = 0.8,
@@ -36,7 +40,7 @@ function M.client()
   if not client then return nil, err end
   local result, init_err = client:request_sync("initialize", {
     clientInfo = { name = "quarry.nvim" },
-    capabilities = { general = { positionEncodings = { "utf-8", "utf-16" } } },
+    capabilities = { general = { positionEncodings = M.config.position_encodings } },
   }, 10000)
   if not result then
     client:close()

@@ -217,7 +217,8 @@ function Picker:draw()
   local result = self.session and self.session.results
   if self.closed or not result then return end
   self.hits = type(result.hits) == "table" and result.hits or {}
-  local lines, highlights = render.results(self.hits, self.preferred)
+  local capabilities = self.client.server and self.client.server.capabilities or {}
+  local lines, highlights = render.results(self.hits, self.preferred, capabilities.positionEncoding)
   self.lines, self.highlights = lines, highlights
   api.nvim_buf_set_lines(self.results_buf, 0, -1, false, lines)
   api.nvim_buf_clear_namespace(self.results_buf, ns, 0, -1)

@@ -1,6 +1,6 @@
 -- Pure rendering: hits and facet lists to buffer lines and highlight spans.
--- `_matchRanges` are UTF-8 byte offsets (the picker negotiates utf-8), which
--- is exactly what buffer columns count, so spans map to columns as they are.
+-- Buffer columns count UTF-8 bytes; `_matchRanges` count code units of the
+-- negotiated encoding, so UTF-16 spans are converted on the value's own text.
 local M = {}
 
 local function flatten(text)
@@ -41,9 +41,20 @@ function M.display_attribute(hit, preferred)
   return names[1] or "objectID"
 end
 
-local function spans_of(hit, path)
+-- The spans of `path` as byte offsets into `text` (its raw value).
+local function spans_of(hit, path, text, encoding)
   local ranges = type(hit._matchRanges) == "table" and hit._matchRanges[path]
-  return type(ranges) == "table" and ranges or {}
+  local spans = {}
+  for _, span in ipairs(type(ranges) == "table" and ranges or {}) do
+    local start, stop = tonumber(span[1]), tonumber(span[2])
+    if start and stop and encoding == "utf-16" then
+      local ok_start, byte_start = pcall(vim.str_byteindex, text, start, true)
+      local ok_stop, byte_stop = pcall(vim.str_byteindex, text, stop, true)
+      start, stop = ok_start and byte_start or nil, ok_stop and byte_stop or nil
+    end
+    if start and stop and start < stop and stop <= #text then table.insert(spans, { start, stop }) end
+  end
+  return spans
 end
 
 -- About 60 bytes around the first span, cut on UTF-8 character boundaries.
@@ -65,12 +76,14 @@ local function excerpt(text, spans)
 end
 
 -- One hit: its line and its highlights `{start_col, end_col, group}`.
-function M.hit_line(hit, preferred)
+-- `encoding` is the connection's position encoding ("utf-8" when nil).
+function M.hit_line(hit, preferred, encoding)
   local attribute = M.display_attribute(hit, preferred)
-  local text = flatten(as_text(value_at(hit, attribute)))
+  local raw = as_text(value_at(hit, attribute))
+  local text = flatten(raw)
   local highlights = {}
-  for _, span in ipairs(spans_of(hit, attribute)) do
-    if span[1] < span[2] and span[2] <= #text then table.insert(highlights, { span[1], span[2], "QuarryMatch" }) end
+  for _, span in ipairs(spans_of(hit, attribute, raw, encoding)) do
+    table.insert(highlights, { span[1], span[2], "QuarryMatch" })
   end
   if #highlights == 0 and type(hit._matchRanges) == "table" then
     local paths = vim.tbl_keys(hit._matchRanges)
@@ -78,7 +91,8 @@ function M.hit_line(hit, preferred)
     local other = paths[1]
     if other then
       local label = "  · " .. other .. ": "
-      local body, shifted = excerpt(flatten(as_text(value_at(hit, other))), spans_of(hit, other))
+      local other_raw = as_text(value_at(hit, other))
+      local body, shifted = excerpt(flatten(other_raw), spans_of(hit, other, other_raw, encoding))
       table.insert(highlights, { #text, #text + #label, "QuarryDim" })
       for _, span in ipairs(shifted) do
         table.insert(highlights, { #text + #label + span[1], #text + #label + span[2], "QuarryMatch" })
@@ -90,10 +104,10 @@ function M.hit_line(hit, preferred)
 end
 
 -- Every hit: lines, and highlights `{line, start_col, end_col, group}` (0-based lines).
-function M.results(hits, preferred)
+function M.results(hits, preferred, encoding)
   local lines, highlights = {}, {}
   for index, hit in ipairs(hits or {}) do
-    local line, spans = M.hit_line(hit, preferred)
+    local line, spans = M.hit_line(hit, preferred, encoding)
     lines[index] = line
     for _, span in ipairs(spans) do table.insert(highlights, { index - 1, span[1], span[2], span[3] }) end
   end
