@@ -8,8 +8,8 @@ extension SessionState {
             "filters": .string(filters.rendered()),
             "filterGroups": .array(filters.orderedGroupIDs.map(groupJSON)),
             "hierarchicalMenus": .array(orderedMenus.map { menu in
-                var object = menu.engineJSON(path: menu.path(in: filters)).objectValue ?? [:]
-                object["name"] = .string(menu.name)
+                var object: JSONObject = ["name": .string(menu.name)]
+                object.merge(menu.engineJSON(path: menu.path(in: filters)).objectValue ?? [:]) { first, _ in first }
                 return .object(object)
             }),
             "searchers": .array(searchers.map(\.json)),

@@ -1,0 +1,88 @@
+import Foundation
+import QuarryJSON
+import QuarrySession
+
+/// A backend that answers every search with one canned response, counts
+/// calls, and can hold searches until released (to make changes overlap a search).
+final class FakeBackend: SearchBackend, @unchecked Sendable {
+    private let lock = NSLock()
+    private let response: JSONObject
+    private let settingsByIndex: [String: JSONObject]
+    private let failing: Set<String>
+    private var _calls = 0
+    private var _queries: [String] = []
+    private var _inFlight = 0
+    private var _maxInFlight = 0
+    private var gate: DispatchSemaphore?
+
+    init(response: JSONObject, settings: [String: JSONObject] = [:], failing: Set<String> = [], gated: Bool = false) {
+        self.response = response
+        settingsByIndex = settings
+        self.failing = failing
+        gate = gated ? DispatchSemaphore(value: 0) : nil
+    }
+
+    var calls: Int { lock.withLock { _calls } }
+    var queries: [String] { lock.withLock { _queries } }
+    var maxInFlight: Int { lock.withLock { _maxInFlight } }
+
+    /// Lets held searches run, and every later one.
+    func open() {
+        let held = lock.withLock { () -> DispatchSemaphore? in
+            let held = gate
+            gate = nil
+            return held
+        }
+        for _ in 0..<64 { held?.signal() }
+    }
+
+    func search(index: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
+        let gate = lock.withLock { () -> DispatchSemaphore? in
+            _calls += 1
+            _queries.append(parameters["query"]?.stringValue ?? "")
+            _inFlight += 1
+            _maxInFlight = max(_maxInFlight, _inFlight)
+            return self.gate
+        }
+        gate?.wait()
+        defer { lock.withLock { _inFlight -= 1 } }
+        if failing.contains(index) { throw .invalidParameter("index", "an existing index") }
+        var answer = response
+        answer["query"] = parameters["query"]
+        return answer
+    }
+
+    func searchForFacetValues(index: String, attribute: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
+        lock.withLock { _calls += 1 }
+        return response
+    }
+
+    func settings(index: String) throws(SessionError) -> JSONObject {
+        guard let settings = settingsByIndex[index] else { return [:] }
+        return settings
+    }
+}
+
+/// Records every push, per subscriber, in the order handed over.
+final class RecordingOutlet: SessionOutlet, @unchecked Sendable {
+    struct Received: Equatable {
+        var method: String
+        var version: Int
+        var query: String?
+    }
+
+    private let lock = NSLock()
+    private var received: [SubscriberID: [Received]] = [:]
+
+    func deliver(_ push: SessionPush, to subscribers: [SubscriberID]) {
+        let entry: Received
+        switch push {
+        case .stateChanged(_, let version, let state): entry = Received(method: "stateChanged", version: version, query: state["query"]?.stringValue)
+        case .resultsUpdated(_, let version, let results):
+            entry = Received(method: "resultsUpdated", version: version, query: results.first?["query"]?.stringValue)
+        }
+        lock.withLock { for subscriber in subscribers { received[subscriber, default: []].append(entry) } }
+    }
+
+    func pushes(to subscriber: SubscriberID) -> [Received] { lock.withLock { received[subscriber] ?? [] } }
+}
