@@ -73,7 +73,9 @@ extension Server {
             context.notify(ProgressNotification(token: token, kind: .end, message: "failed: \(error.message)"))
             throw context.token.isCancelled ? .cancelled : error
         }
-        context.notify(ProgressNotification(token: token, kind: .end, message: "imported \(receipt.imported) records", percentage: 100))
+        context.notify(ProgressNotification(
+            token: token, kind: .end, message: "imported \(receipt.imported) records", percentage: 100,
+            details: ["records": JSON(receipt.imported), "skipped": JSON(receipt.skipped)]))
         return JSONResponse(.object(receipt.json()))
     }
 

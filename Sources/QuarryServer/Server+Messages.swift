@@ -85,7 +85,7 @@ extension Server {
         }
         switch route.execution {
         case .inline: run()
-        case .read: readPool.submit(run)
+        case .read: readPool.submit(key: connection.id.rawValue, run)
         case .write: writeQueues.submit(key: job.orderingKey, run)
         }
     }

@@ -17,7 +17,7 @@ public final class Server: Sendable {
     let log: @Sendable (String) -> Void
     let connections = Locked<[ConnectionID: ServerConnection]>([:])
     let lifecycle = Locked(LifecycleState())
-    let readPool: BoundedPool
+    let readPool: FairPool
     let writeQueues = KeyedSerialQueues(label: "quarry.write")
     let sessions: SessionRegistry
     var sessionBackend: any SearchBackend { sessions.environment.backend }
@@ -35,12 +35,13 @@ public final class Server: Sendable {
         self.engine = engine
         self.sink = sink
         self.log = log
-        let readPool = BoundedPool(label: "quarry.read", width: configuration.searchConcurrency)
+        let readPool = FairPool(width: configuration.searchConcurrency)
         self.readPool = readPool
+        // Session searches take their turn beside the connections' reads, as one more lane.
         sessions = SessionRegistry(
             environment: SessionEnvironment(
                 backend: EngineSessionBackend(engine: engine), outlet: SinkSessionOutlet(sink: sink),
-                runSearch: { job in readPool.submit(job) }),
+                runSearch: { job in readPool.submit(key: UInt64.max, job) }),
             gracePeriod: configuration.sessionGracePeriod)
     }
 
@@ -81,27 +82,33 @@ public final class Server: Sendable {
         connection.queue.async { self.send(OutgoingMessage.error(reply, id: nil), to: id) }
     }
 
+    /// The peer's input ended. Replies still owed are sent (a client that
+    /// half-closes after its last request still gets them); then a socket
+    /// connection is closed and stdio ends the daemon.
     public func connectionClosed(_ id: ConnectionID) {
         guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
         // After the connection's messages already queued; off the loop thread.
         connection.queue.async { self.sessions.detachAll(connection.subscriber) }
-        switch connection.kind {
-        case .stdio:
-            // End of the editor's input: answer what is still owed, then end the daemon.
-            connection.queue.async {
-                connection.pending.notify(queue: connection.queue) {
+        connection.queue.async {
+            connection.pending.notify(queue: connection.queue) {
+                switch connection.kind {
+                case .stdio:
                     self.stop(exitCode: connection.phase == .shutDown ? 0 : 1)
+                case .socket:
+                    self.sink.close(id)
+                    self.socketClientLeft()
                 }
             }
-        case .socket:
-            connection.cancelAll()  // nobody is left to read the replies
-            let idle = lifecycle.withLock { state -> Int? in
-                state.socketClients -= 1
-                state.idleGeneration += 1
-                return state.socketClients == 0 && !state.hasStdio ? state.idleGeneration : nil
-            }
-            if let idle { scheduleIdleStop(generation: idle) }
         }
+    }
+
+    private func socketClientLeft() {
+        let idle = lifecycle.withLock { state -> Int? in
+            state.socketClients -= 1
+            state.idleGeneration += 1
+            return state.socketClients == 0 && !state.hasStdio ? state.idleGeneration : nil
+        }
+        if let idle { scheduleIdleStop(generation: idle) }
     }
 
     public func terminationSignal(_ signal: Int32) {

@@ -49,8 +49,4 @@ final class ServerConnection: Sendable {
     func cancel(_ request: RequestID) {
         state.withLock { $0.inFlight[request] }?.cancel()
     }
-
-    func cancelAll() {
-        for token in state.withLock({ Array($0.inFlight.values) }) { token.cancel() }
-    }
 }

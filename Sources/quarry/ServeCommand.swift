@@ -71,7 +71,10 @@ struct ServeCommand: ParsableCommand {
         do {
             if socketPath == nil || listen != nil { try transport.attachStdio() }
             if let socketPath {
-                try transport.listen(on: SocketListenerOptions(path: socketPath))
+                // A path the user chose may sit in a shared directory (/tmp); the
+                // default one must be private to this user.
+                let chosen = socket != nil || listen != nil || Locations.environment["QUARRY_SOCK"] != nil
+                try transport.listen(on: SocketListenerOptions(path: socketPath, requirePrivateDirectory: !chosen))
                 log("listening on \(socketPath) (data: \(directory))")
             }
         } catch {

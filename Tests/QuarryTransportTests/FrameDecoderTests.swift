@@ -141,6 +141,13 @@ final class FrameDecoderTests: XCTestCase {
         XCTAssertEqual(feedAll(bytes("   \n\n")), [])
     }
 
+    func testErrorsDescribeThemselves() {
+        XCTAssertEqual("\(FramingError.messageTooLarge(declared: 10, limit: 5))",
+                       "message of 10 bytes exceeds the limit of 5 bytes")
+        XCTAssertEqual("\(FramingError.invalidHeader("missing Content-Length header"))",
+                       "invalid header: missing Content-Length header")
+    }
+
     func testEmptyBody() {
         XCTAssertEqual(feedBytewise(bytes("Content-Length: 0\r\n\r\n")), [.frame([])])
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import XCTest
 @testable import QuarryTransport
@@ -33,6 +34,8 @@ final class TransportSocketTests: XCTestCase {
                 client.send("{\"id\":\(i)}", framing: framing)
                 XCTAssertEqual(client.nextText(), "{\"id\":\(i)}")
             }
+            for byte in FrameEncoder.encode(Array("{\"slow\":true}".utf8), as: framing) { client.send([byte]) }
+            XCTAssertEqual(client.nextText(), "{\"slow\":true}")
         }
         XCTAssertEqual(server.delegate.opened(count: 2).count, 2)
         XCTAssertTrue(server.stop())
@@ -45,6 +48,18 @@ final class TransportSocketTests: XCTestCase {
         var raw = [UInt8](repeating: 0, count: 16)
         let n = raw.withUnsafeMutableBytes { read(client.readFD, $0.baseAddress, $0.count) }
         XCTAssertEqual(Array(raw[..<max(n, 0)]), Array("[1]\n".utf8))
+        server.stop()
+    }
+
+    func testLargeFramesRoundTripInBothFramings() throws {
+        let server = try start()
+        let body = "[" + String(repeating: "\"0123456789\",", count: 500_000) + "0]"  // ~6.5 MB
+        for framing in [Framing.contentLength, .newlineDelimited] {
+            let client = try TestClient(socketPath: socketPath)
+            client.send(body, framing: framing)
+            let echoed = client.nextText()
+            XCTAssertTrue(echoed == body, "\(framing): \(echoed?.utf8.count ?? -1) bytes back of \(body.utf8.count)")
+        }
         server.stop()
     }
 
@@ -63,6 +78,24 @@ final class TransportSocketTests: XCTestCase {
         let events = server.delegate.events
         XCTAssertEqual(events.openIDs.count, 8)
         XCTAssertTrue(events.openIDs.allSatisfy { events.closed($0) }, "stop closes every connection")
+    }
+
+    func testManyClientsOnManyThreads() throws {
+        let server = try start()
+        let path = socketPath
+        let mismatches = Counter()
+        DispatchQueue.concurrentPerform(iterations: 32) { c in
+            guard let client = try? TestClient(socketPath: path) else { return mismatches.add() }
+            for round in 0..<20 {
+                let text = "{\"client\":\(c),\"round\":\(round)}"
+                client.send(text, framing: c % 4 < 2 ? .contentLength : .newlineDelimited)
+                if client.nextText() != text { mismatches.add() }
+                if round == 0 && c % 2 == 1 { break }  // odd clients leave early, mid-stream for others
+            }
+        }
+        XCTAssertEqual(mismatches.value, 0)
+        XCTAssertTrue(server.stop())
+        XCTAssertEqual(server.delegate.events.openIDs.count, 32)
     }
 
     func testClientThatNeverReadsDoesNotBlockOthersAndIsCoalesced() throws {
@@ -147,6 +180,9 @@ final class TransportSocketTests: XCTestCase {
         closer.send("close-me", framing: .contentLength)
         XCTAssertEqual(closer.nextText(), "close-me")
         XCTAssertTrue(closer.readsEOF())
+        let closerID = server.delegate.opened(count: 1)[0]
+        server.transport.send(Array("ignored".utf8), to: closerID)  // send after close: a no-op
+        server.transport.close(closerID)
 
         let halfClosed = try TestClient(socketPath: socketPath)
         halfClosed.send("{\"last\":1}", framing: .newlineDelimited)
@@ -187,7 +223,9 @@ final class TransportSocketTests: XCTestCase {
     func testStopRemovesTheSocketFileAndRunReturns() throws {
         let server = try start()
         _ = try TestClient(socketPath: socketPath)
-        XCTAssertTrue(directory.exists("quarry.sock"))
+        var info = stat()
+        XCTAssertEqual(lstat(socketPath, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "only the owner may connect")
         XCTAssertTrue(server.stop())
         XCTAssertFalse(directory.exists("quarry.sock"))
         server.transport.send([1], to: ConnectionID(rawValue: 1))  // no-op after stop
@@ -267,4 +305,12 @@ final class TransportSocketTests: XCTestCase {
         XCTAssertNotNil(server.delegate.waitUntil { $0.contains(.signal(SIGTERM)) })
         XCTAssertTrue(server.stop())
     }
+}
+
+/// A thread-safe tally for tests that run clients in parallel.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0  // guarded by lock
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

@@ -1,121 +1,120 @@
-// TEMPORARY STAND-IN, replaced at merge by the search half's real index.
-// It implements the agreed public contract with a naive linear scan so the
-// storage/engine half compiles and its tests run; nothing here is meant to last.
 import QuarryJSON
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 public typealias DocID = UInt32
 
-public protocol RecordSource: Sendable { func record(_ id: DocID) -> JSONObject? }
-
-public enum PositionEncoding: String, Sendable { case utf8 = "utf-8", utf16 = "utf-16" }
-
-public struct SearchParameters: Sendable {
-    var query: String
-    var page: Int
-    var hitsPerPage: Int
-
-    public init(json: JSONObject, settings: IndexSettings, positionEncoding: PositionEncoding = .utf16) throws(EngineError) {
-        guard let query = json["query"].map({ $0.stringValue }) ?? "" else {
-            throw .invalidParameter(name: "query", expected: "a string")
-        }
-        self.query = query
-        page = json["page"]?.intValue ?? 0
-        hitsPerPage = json["hitsPerPage"]?.intValue ?? settings.hitsPerPage
-    }
-}
-
-public struct SearchResponse: Sendable {
-    var object: JSONObject
-    public func json() -> JSON { .object(object) }
-}
-
-/// Stand-in: keeps every record in memory; a hit is a record where each query
-/// word is a prefix of some word of its string values.
+/// Immutable snapshot of one index's derived search structures: what a search reads.
+///
+/// Layout: a list of `Segment`s, oldest (largest) first, each with a bitset of its deleted ordinals.
+/// `build()` makes one segment. `updating()` appends a segment built from the batch's records, marks
+/// replaced and deleted documents dead in older segments (copying only their small bitsets), then merges
+/// trailing segments while the merge stays small (`eagerMergeLimit`). Merges that would rewrite large
+/// segments are left to `compacted()`, which the owner runs off the write path when `needsCompaction`.
+/// Snapshots share every unchanged array (copy-on-write), so readers of the old one never wait.
 public final class SearchIndex: Sendable {
-    let documents: [DocID: JSONObject]
+    let settings: IndexSettings
+    let layout: SearchableLayout
+    let order: StaticOrder
+    let segments: [Segment]
+    /// Deleted ordinals per segment, same indices as `segments`.
+    let dead: [Bitset]
 
-    init(documents: [DocID: JSONObject]) { self.documents = documents }
+    /// When `updating()` folds the newest segment into its predecessor.
+    struct MergePolicy: Sendable {
+        /// Merges touching at most this many live documents run inside `updating()`; larger ones wait for `compacted()`.
+        var eagerLimit = 20_000
+        /// ...and only when the predecessor is at most this many times larger, so each document is rewritten O(log n) times.
+        var ratio = 4
+        /// Below this many documents segments always merge: tiny segments only cost.
+        var floor = 2_000
+
+        static let standard = MergePolicy()
+    }
+
+    /// More segments than this make `needsCompaction` true.
+    static let compactionSegmentCount = 6
+
+    init(settings: IndexSettings, layout: SearchableLayout, order: StaticOrder, segments: [Segment], dead: [Bitset]) {
+        self.settings = settings
+        self.layout = layout
+        self.order = order
+        self.segments = segments
+        self.dead = dead
+    }
 
     public static func build(settings: IndexSettings, records: some Sequence<(DocID, JSONObject)>) -> SearchIndex {
-        SearchIndex(documents: Dictionary(records.map { ($0.0, $0.1) }, uniquingKeysWith: { _, last in last }))
+        let layout = SearchableLayout(settings: settings)
+        let order = StaticOrder(settings: settings)
+        var builder = SegmentBuilder(layout: layout, order: order)
+        // Later records with the same docID replace earlier ones, as a write batch would.
+        var seen: [DocID: Int] = [:]
+        var list: [(DocID, JSONObject)] = []
+        for (id, record) in records {
+            if let at = seen[id] { list[at] = (id, record) } else { seen[id] = list.count; list.append((id, record)) }
+        }
+        for (id, record) in list { builder.add(docID: id, record: record) }
+        let segment = builder.finish()
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: [segment],
+                           dead: [Bitset(capacity: segment.count)])
+    }
+
+    public var documentCount: Int {
+        zip(segments, dead).reduce(0) { $0 + $1.0.count - $1.1.count }
+    }
+
+    /// True when enough small segments piled up that `compacted()` would speed searches up.
+    public var needsCompaction: Bool {
+        segments.count > Self.compactionSegmentCount
+            || zip(segments, dead).contains { $0.1.count * 2 > $0.0.count && $0.1.count > 0 }
     }
 
     public func updating(upserts: [(DocID, JSONObject)], deletions: [DocID]) -> SearchIndex {
-        var documents = documents
-        for id in deletions { documents[id] = nil }
-        for (id, record) in upserts { documents[id] = record }
-        return SearchIndex(documents: documents)
+        updating(upserts: upserts, deletions: deletions, policy: .standard)
     }
 
-    public var documentCount: Int { documents.count }
-
-    struct StandInFileError: Error { var reason: String }
-
-    public func write(to path: String, generation: UInt64) throws {
-        let entries = documents.keys.sorted().map { JSON.array([.int(Int64($0)), .object(documents[$0] ?? [:])]) }
-        let body: JSON = ["format": "stand-in-1", "generation": .int(Int64(generation)), "documents": .array(entries)]
-        let bytes = JSONWriter.encode(body)
-        guard let file = fopen(path, "wb") else { throw StandInFileError(reason: "cannot create \(path)") }
-        defer { fclose(file) }
-        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw StandInFileError(reason: "short write") }
-    }
-
-    public static func read(from path: String, settings: IndexSettings) throws -> (index: SearchIndex, generation: UInt64) {
-        guard let file = fopen(path, "rb") else { throw StandInFileError(reason: "cannot open \(path)") }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        let json = try JSONParser.parse(bytes)
-        guard json["format"]?.stringValue == "stand-in-1" else { throw StandInFileError(reason: "format version mismatch") }
-        guard let generation = json["generation"]?.intValue, let entries = json["documents"]?.arrayValue else {
-            throw StandInFileError(reason: "missing fields")
-        }
-        var documents: [DocID: JSONObject] = [:]
-        for entry in entries {
-            guard let id = entry.arrayValue?.first?.intValue, let record = entry.arrayValue?.last?.objectValue else {
-                throw StandInFileError(reason: "bad entry")
+    func updating(upserts: [(DocID, JSONObject)], deletions: [DocID], policy: MergePolicy) -> SearchIndex {
+        var dead = self.dead
+        // Last upsert of an id wins inside the batch; an id both deleted and upserted ends up upserted.
+        var latest: [DocID: Int] = [:]
+        for (i, (id, _)) in upserts.enumerated() { latest[id] = i }
+        for id in deletions + upserts.map(\.0) {
+            for (s, segment) in segments.enumerated() {
+                if let ordinal = segment.ordinal(of: id) { dead[s].insert(ordinal) }
             }
-            documents[DocID(truncatingIfNeeded: id)] = record
         }
-        return (SearchIndex(documents: documents), UInt64(generation))
+        var segments = self.segments
+        if !latest.isEmpty {
+            var builder = SegmentBuilder(layout: layout, order: order)
+            for (i, (id, record)) in upserts.enumerated() where latest[id] == i {
+                builder.add(docID: id, record: record)
+            }
+            let segment = builder.finish()
+            segments.append(segment)
+            dead.append(Bitset(capacity: segment.count))
+        }
+        // Tiered merging: fold the newest segment into its predecessor while that stays cheap.
+        while segments.count >= 2 {
+            let a = segments.count - 2, b = segments.count - 1
+            let liveA = segments[a].count - dead[a].count, liveB = segments[b].count - dead[b].count
+            let small = liveA + liveB <= policy.floor
+            guard small || (liveA + liveB <= policy.eagerLimit && liveA <= policy.ratio * max(liveB, 1)) else { break }
+            let merged = merge(segments[a...b], dead[a...b])
+            segments.replaceSubrange(a...b, with: [merged])
+            dead.replaceSubrange(a...b, with: [Bitset(capacity: merged.count)])
+        }
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
     }
 
-    public func search(_ parameters: SearchParameters, records: RecordSource) throws(EngineError) -> SearchResponse {
-        let words = Self.words(parameters.query)
-        let matches = documents.keys.sorted().filter { id in
-            let text = documents[id].map { Self.words(Self.strings(.object($0)).joined(separator: " ")) } ?? []
-            return words.allSatisfy { word in text.contains { $0.hasPrefix(word) } }
-        }
-        let perPage = max(parameters.hitsPerPage, 1)
-        let hits = matches.dropFirst(parameters.page * perPage).prefix(perPage).compactMap { records.record($0) }
-        return SearchResponse(object: [
-            "hits": .array(hits.map { .object($0) }), "nbHits": JSON(matches.count), "page": JSON(parameters.page),
-            "nbPages": JSON((matches.count + perPage - 1) / perPage), "hitsPerPage": JSON(perPage),
-            "query": .string(parameters.query),
-        ])
+    /// One segment holding every live document: the snapshot searches fastest, costing a full rewrite.
+    public func compacted() -> SearchIndex {
+        guard segments.count > 1 || dead.first.map({ $0.count > 0 }) == true else { return self }
+        let merged = merge(segments[...], dead[...])
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: [merged],
+                           dead: [Bitset(capacity: merged.count)])
     }
 
-    private static func words(_ text: String) -> [String] {
-        text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
-    }
-
-    private static func strings(_ value: JSON) -> [String] {
-        switch value {
-        case .string(let s): [s]
-        case .array(let a): a.flatMap(strings)
-        case .object(let o): o.values.flatMap(strings)
-        default: []
-        }
+    private func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>) -> Segment {
+        var builder = SegmentBuilder(layout: layout, order: order)
+        for (segment, deadSet) in zip(parts, deadParts) { builder.add(segment: segment, dead: deadSet) }
+        return builder.finish()
     }
 }

@@ -128,12 +128,3 @@ enum SettingsSyntax {
             && !path.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
     }
 }
-
-fileprivate extension String {
-    var trimmingSpaces: String {
-        var slice = Substring(self)
-        while slice.first == " " { slice.removeFirst() }
-        while slice.last == " " { slice.removeLast() }
-        return String(slice)
-    }
-}

@@ -14,25 +14,58 @@ enum Execution {
     case write
 }
 
-/// A concurrent queue that runs at most `width` jobs at once, in FIFO order.
-final class BoundedPool: Sendable {
-    private let gate: DispatchQueue
-    private let workers: DispatchQueue
-    private let slots: DispatchSemaphore
-
-    init(label: String, width: Int) {
-        gate = DispatchQueue(label: "\(label).gate")
-        workers = DispatchQueue(label: label, attributes: .concurrent)
-        slots = DispatchSemaphore(value: max(1, width))
+/// Runs at most `width` jobs at once, taking turns between keys (connections):
+/// a client that floods the daemon with requests waits behind its own, not
+/// in front of everyone else's. Within one key, jobs start in FIFO order.
+final class FairPool: Sendable {
+    private struct State {
+        var queues: [UInt64: [@Sendable () -> Void]] = [:]
+        /// Keys with queued jobs, in the order they get their next turn.
+        var turns: [UInt64] = []
+        var running = 0
     }
 
-    func submit(_ job: @escaping @Sendable () -> Void) {
-        gate.async { [slots, workers] in
-            slots.wait()
-            workers.async {
-                defer { slots.signal() }
-                job()
+    private let width: Int
+    private let state = Locked(State())
+
+    init(width: Int) {
+        self.width = max(1, width)
+    }
+
+    func submit(key: UInt64, _ job: @escaping @Sendable () -> Void) {
+        let startWorker = state.withLock { state -> Bool in
+            if state.queues[key, default: []].isEmpty { state.turns.append(key) }
+            state.queues[key, default: []].append(job)
+            guard state.running < width else { return false }
+            state.running += 1
+            return true
+        }
+        if startWorker {
+            DispatchQueue.global(qos: .userInitiated).async { self.work() }
+        }
+    }
+
+    private func work() {
+        while let job = next() { job() }
+    }
+
+    /// The next job by turn, or nil (and one worker fewer) when none is left.
+    private func next() -> (@Sendable () -> Void)? {
+        state.withLock { state in
+            guard !state.turns.isEmpty else {
+                state.running -= 1
+                return nil
             }
+            let key = state.turns.removeFirst()
+            var queue = state.queues[key, default: []]
+            let job = queue.removeFirst()
+            if queue.isEmpty {
+                state.queues[key] = nil
+            } else {
+                state.queues[key] = queue
+                state.turns.append(key)
+            }
+            return job
         }
     }
 }

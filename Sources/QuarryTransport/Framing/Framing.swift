@@ -33,3 +33,20 @@ public enum FrameEvent: Sendable, Equatable {
     case frame([UInt8])
     case error(FramingError)
 }
+
+extension FramingError: CustomStringConvertible {
+    /// A message fit for the `message` of a JSON-RPC error reply.
+    public var description: String {
+        switch self {
+        case .messageTooLarge(let declared, let limit):
+            "message of \(declared) bytes exceeds the limit of \(limit) bytes"
+        case .lineTooLong(let limit):
+            "line exceeds the limit of \(limit) bytes"
+        case .invalidHeader(let reason):
+            "invalid header: \(reason)"
+        case .truncatedAtEOF(let missing):
+            missing > 0 ? "connection closed with \(missing) bytes of the message missing"
+                : "connection closed inside a message header"
+        }
+    }
+}

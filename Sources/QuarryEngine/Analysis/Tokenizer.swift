@@ -1,0 +1,55 @@
+/// Where are the words of a text, and what are they once normalised?
+///
+/// Walks the UTF-8 of a string once, folding scalars with `Normalizer`, and reports each word with
+/// its normalised bytes and its byte range in the original text (so highlights and match ranges can
+/// point back into the value the user stored).
+struct Tokenizer {
+    /// Reused across calls so tokenising allocates nothing per word.
+    private var word: [UInt8] = []
+
+    init() { word.reserveCapacity(64) }
+
+    /// Calls `body(normalised, originalStart, originalEnd)` for each word of `text`, in order.
+    /// Offsets are UTF-8 byte offsets into `text`.
+    mutating func forEachWord(in text: String, _ body: ([UInt8], Int, Int) -> Void) {
+        var text = text
+        text.withUTF8 { utf8 in
+            tokenize(utf8, body)
+        }
+    }
+
+    private mutating func tokenize(_ utf8: UnsafeBufferPointer<UInt8>, _ body: ([UInt8], Int, Int) -> Void) {
+        var index = 0
+        var start = -1
+        word.removeAll(keepingCapacity: true)
+        let count = utf8.count
+        while index < count {
+            let (scalar, length) = Self.decode(utf8, at: index)
+            if Normalizer.fold(scalar, into: &word) {
+                if start < 0 { start = index }
+            } else if start >= 0 {
+                if !word.isEmpty { body(word, start, index) }
+                word.removeAll(keepingCapacity: true)
+                start = -1
+            }
+            index += length
+        }
+        if start >= 0 && !word.isEmpty { body(word, start, count) }
+    }
+
+    /// Decodes the scalar at `index` of valid UTF-8 (Swift strings always are).
+    @inline(__always)
+    static func decode(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int) {
+        let b0 = UInt32(utf8[index])
+        if b0 < 0x80 { return (Unicode.Scalar(UInt8(b0)), 1) }
+        var value: UInt32
+        var length: Int
+        if b0 < 0xE0 { value = b0 & 0x1F; length = 2 }
+        else if b0 < 0xF0 { value = b0 & 0x0F; length = 3 }
+        else { value = b0 & 0x07; length = 4 }
+        let end = min(index + length, utf8.count)
+        var i = index + 1
+        while i < end { value = (value << 6) | (UInt32(utf8[i]) & 0x3F); i += 1 }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", end - index)
+    }
+}

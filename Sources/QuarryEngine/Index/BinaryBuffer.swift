@@ -1,0 +1,86 @@
+/// How do arrays of plain integers become bytes in a file, and back, without per-element work?
+///
+/// Each array is its element count (UInt64) followed by its raw little-endian bytes, padded to 8.
+/// The reader copies each array out of the file image with one memcpy and checks every length first.
+struct BinaryWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func write(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func write<T: BitwiseCopyable>(array: [T]) {
+        write(UInt64(array.count))
+        array.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        while bytes.count % 8 != 0 { bytes.append(0) }
+    }
+
+    mutating func patch(_ value: UInt64, at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for i in 0..<8 { bytes[offset + i] = raw[i] }
+        }
+    }
+}
+
+struct BinaryReader {
+    let bytes: UnsafeRawBufferPointer
+    private(set) var offset: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, offset: Int) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    mutating func read() throws(DerivedIndexError) -> UInt64 {
+        guard offset + 8 <= bytes.count else { throw .corrupt("truncated at byte \(offset)") }
+        let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        offset += 8
+        return UInt64(littleEndian: value)
+    }
+
+    mutating func readInt(max: Int) throws(DerivedIndexError) -> Int {
+        let value = try read()
+        guard value <= UInt64(max) else { throw .corrupt("value \(value) out of range at byte \(offset - 8)") }
+        return Int(value)
+    }
+
+    mutating func readArray<T: BitwiseCopyable>(of type: T.Type) throws(DerivedIndexError) -> [T] {
+        let count = try readInt(max: bytes.count)
+        let length = count * MemoryLayout<T>.stride
+        guard offset + length <= bytes.count else { throw .corrupt("array of \(count) overruns the file at byte \(offset)") }
+        let start = offset
+        let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if length > 0, let base = buffer.baseAddress, let source = bytes.baseAddress {
+                UnsafeMutableRawPointer(base).copyMemory(from: source + start, byteCount: length)
+            }
+            initialized = count
+        }
+        offset += (length + 7) & ~7
+        return result
+    }
+}
+
+/// A fast 64-bit checksum over 8-byte words: catches truncation and flipped bytes, not adversaries.
+enum Checksum {
+    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bytes.count)
+        let words = bytes.count / 8
+        for i in 0..<words {
+            let w = bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+            h = ((h ^ (w &* 0x9E37_79B9_7F4A_7C15)) &* 0xC2B2_AE3D_27D4_EB4F)
+            h ^= h >> 29
+        }
+        for i in (words * 8)..<bytes.count {
+            h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3
+        }
+        return h
+    }
+
+    static func fnv(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return h
+    }
+}

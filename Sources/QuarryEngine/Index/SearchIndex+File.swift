@@ -1,0 +1,136 @@
+import Foundation
+
+/// How is a snapshot kept across restarts, and how do we know a file is safe to use?
+///
+/// Layout: a 40-byte header (magic `QRYSRCH1`, format version, generation, settings fingerprint, body
+/// length), the body (per segment its arrays, see `BinaryBuffer`), and a 16-byte footer (checksum of
+/// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
+/// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
+/// Read in one go and copied into arrays: reopening is bounded by disk bandwidth.
+extension SearchIndex {
+    static let formatVersion: UInt32 = 1
+    private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
+    private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
+    private static let headerSize = 40
+
+    /// Hash of the settings that shape the derived structures.
+    static func fingerprint(_ settings: IndexSettings) -> UInt64 {
+        Checksum.fnv("\(settings.searchableAttributes)|\(settings.ranking)|\(settings.customRanking)|"
+            + "\(settings.disableTypoToleranceOnAttributes)")
+    }
+
+    public func write(to path: String, generation: UInt64) throws {
+        var writer = BinaryWriter(capacity: estimatedFileSize)
+        writer.write(Self.magic)
+        writer.write(UInt64(Self.formatVersion))
+        writer.write(generation)
+        writer.write(Self.fingerprint(settings))
+        writer.write(0) // body length, patched below
+        writer.write(UInt64(segments.count))
+        for (segment, deadSet) in zip(segments, dead) {
+            writer.write(array: segment.docIDs)
+            writer.write(UInt64(segment.keyCount))
+            writer.write(array: segment.sortValues)
+            writer.write(UInt64(segment.sortRanks.count))
+            for ranks in segment.sortRanks { writer.write(array: ranks) }
+            writer.write(array: segment.dictionary.bytes)
+            writer.write(array: segment.dictionary.offsets)
+            writer.write(array: segment.postings.offsets)
+            writer.write(array: segment.postings.docs)
+            writer.write(array: segment.postings.scores)
+            writer.write(array: segment.positions.starts)
+            writer.write(array: segment.positions.terms)
+            writer.write(array: segment.positions.locations)
+            writer.write(array: segment.lookup)
+            writer.write(array: deadSet.words)
+        }
+        writer.patch(UInt64(writer.bytes.count - Self.headerSize), at: 32)
+        let checksum = writer.bytes.withUnsafeBytes { Checksum.of($0) }
+        writer.write(checksum)
+        writer.write(Self.footerMagic)
+        try AtomicFile.write(writer.bytes, to: path)
+    }
+
+    private var estimatedFileSize: Int {
+        segments.reduce(64) { total, s in
+            total + s.docIDs.count * 4 + s.sortValues.count * 8 + s.dictionary.bytes.count + s.dictionary.offsets.count * 4
+                + s.postings.docs.count * 6 + s.positions.terms.count * 6 + s.lookup.count * 8 + 256
+        }
+    }
+
+    public static func read(from path: String, settings: IndexSettings) throws -> (index: SearchIndex, generation: UInt64) {
+        let bytes = try AtomicFile.read(path)
+        // A Result rather than a typed-throws closure: Swift 6.3 crashes compiling the latter here.
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(DerivedIndexError) in try decode(raw, settings: settings) }
+        }
+        return try result.get()
+    }
+
+    private static func decode(_ raw: UnsafeRawBufferPointer, settings: IndexSettings) throws(DerivedIndexError)
+        -> (index: SearchIndex, generation: UInt64)
+    {
+        guard raw.count >= headerSize + 16 else { throw .corrupt("file too short (\(raw.count) bytes)") }
+        var header = BinaryReader(raw, offset: 0)
+        guard try header.read() == magic else { throw .corrupt("not a Quarry search index") }
+        let version = try header.read()
+        guard version == UInt64(formatVersion) else {
+            throw .versionMismatch(found: UInt32(truncatingIfNeeded: version), expected: formatVersion)
+        }
+        let generation = try header.read()
+        let fingerprint = try header.read()
+        let bodyLength = try header.readInt(max: raw.count)
+        guard headerSize + bodyLength + 16 == raw.count else {
+            throw .corrupt("length \(raw.count) does not match the header (\(headerSize + bodyLength + 16))")
+        }
+        let content = UnsafeRawBufferPointer(rebasing: raw[0..<headerSize + bodyLength])
+        var footer = BinaryReader(raw, offset: headerSize + bodyLength)
+        guard try footer.read() == Checksum.of(content) else { throw .corrupt("checksum mismatch") }
+        guard try footer.read() == footerMagic else { throw .corrupt("bad footer") }
+        guard fingerprint == Self.fingerprint(settings) else { throw .settingsMismatch }
+
+        var reader = BinaryReader(content, offset: headerSize)
+        let segmentCount = try reader.readInt(max: 1 << 20)
+        var segments: [Segment] = [], dead: [Bitset] = []
+        for _ in 0..<segmentCount {
+            let docIDs = try reader.readArray(of: DocID.self)
+            let keyCount = try reader.readInt(max: 1024)
+            let sortValues = try reader.readArray(of: Double.self)
+            let rankCount = try reader.readInt(max: 1024)
+            var sortRanks: [[UInt32]] = []
+            for _ in 0..<rankCount { sortRanks.append(try reader.readArray(of: UInt32.self)) }
+            let dictionary = TermDictionary(bytes: try reader.readArray(of: UInt8.self), offsets: try reader.readArray(of: UInt32.self))
+            let postings = Postings(offsets: try reader.readArray(of: UInt32.self), docs: try reader.readArray(of: UInt32.self),
+                                    scores: try reader.readArray(of: UInt16.self))
+            let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self),
+                                              terms: try reader.readArray(of: UInt32.self),
+                                              locations: try reader.readArray(of: UInt16.self))
+            let lookup = try reader.readArray(of: UInt64.self)
+            let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
+            let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
+                                  dictionary: dictionary, postings: postings, positions: positions, lookup: lookup)
+            try validate(segment)
+            segments.append(segment)
+            dead.append(deadSet)
+        }
+        let layout = SearchableLayout(settings: settings), order = StaticOrder(settings: settings)
+        return (SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead), generation)
+    }
+
+    /// Cheap consistency checks so a bad file fails here, not as an out-of-bounds trap in a search.
+    private static func validate(_ s: Segment) throws(DerivedIndexError) {
+        let n = s.docIDs.count, terms = s.dictionary.offsets.count - 1
+        guard terms >= 0, s.dictionary.offsets.last.map({ Int($0) == s.dictionary.bytes.count }) ?? false,
+              s.postings.offsets.count == terms + 1, s.postings.offsets.last.map({ Int($0) == s.postings.docs.count }) ?? false,
+              s.postings.scores.count == s.postings.docs.count,
+              s.positions.starts.count == n + 1, s.positions.starts.last.map({ Int($0) == s.positions.terms.count }) ?? false,
+              s.positions.locations.count == s.positions.terms.count,
+              s.sortValues.count == n * s.keyCount, s.lookup.count == n,
+              s.sortRanks.allSatisfy({ $0.count == n }),
+              s.postings.docs.allSatisfy({ Int($0) < n }), s.positions.terms.allSatisfy({ Int($0) < terms }),
+              zip(s.dictionary.offsets, s.dictionary.offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(s.postings.offsets, s.postings.offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
+              zip(s.positions.starts, s.positions.starts.dropFirst()).allSatisfy({ $0 <= $1 })
+        else { throw .corrupt("inconsistent segment structure") }
+    }
+}

@@ -1,0 +1,36 @@
+/// One immutable slice of an index: a set of documents and every structure a search reads for them.
+///
+/// Ordinals (0..<count) are assigned in static order (`asc`/`desc` criteria then `customRanking`), so
+/// among equally relevant documents the lower ordinal wins, and ordinal order *is* the custom ranking
+/// within the segment. An index is one large segment plus small ones appended by writes (see `SearchIndex`).
+struct Segment: Sendable {
+    /// External id by ordinal.
+    let docIDs: [DocID]
+    /// `StaticOrder` values, `keyCount` per ordinal.
+    let sortValues: [Double]
+    let keyCount: Int
+    /// Per `asc`/`desc` ranking criterion: dense rank of each ordinal's value (0 best, missing last).
+    let sortRanks: [[UInt32]]
+    let dictionary: TermDictionary
+    let postings: Postings
+    let positions: DocumentPositions
+    /// `docID << 32 | ordinal`, sorted: finds a document's ordinal without a hash map.
+    let lookup: [UInt64]
+
+    var count: Int { docIDs.count }
+
+    func ordinal(of docID: DocID) -> Int? {
+        var lo = 0, hi = lookup.count
+        let target = UInt64(docID) << 32
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if lookup[mid] < target { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < lookup.count, lookup[lo] >> 32 == UInt64(docID) else { return nil }
+        return Int(lookup[lo] & 0xFFFF_FFFF)
+    }
+
+    func values(of ordinal: Int) -> ArraySlice<Double> {
+        sortValues[ordinal * keyCount..<(ordinal + 1) * keyCount]
+    }
+}

@@ -1,0 +1,201 @@
+import QuarryJSON
+
+/// How do records (or the surviving documents of older segments) become a `Segment`?
+///
+/// Documents are added in any order: records are tokenised slot by slot, merged segments hand over
+/// their tokens with term ids re-interned. `finish()` sorts terms and documents and lays out postings.
+struct SegmentBuilder {
+    let layout: SearchableLayout
+    let order: StaticOrder
+    private var interner = TermInterner(capacity: 4096)
+    private var tokenizer = Tokenizer()
+    private var docIDs: [DocID] = []
+    private var values: [Double] = []
+    private var tokenStarts: [UInt32] = [0]
+    private var tokenTerms: [UInt32] = []
+    private var tokenLocations: [UInt16] = []
+
+    init(layout: SearchableLayout, order: StaticOrder) {
+        self.layout = layout
+        self.order = order
+    }
+
+    /// Marks a location whose attribute has typo tolerance disabled.
+    static let typoDisabledBit: UInt16 = 1 << 15
+
+    mutating func add(docID: DocID, record: JSONObject) {
+        docIDs.append(docID)
+        values.append(contentsOf: order.values(of: record))
+        var currentSlot = -1
+        var position = 0
+        layout.forEachValue(of: record) { slot, name, leaf in
+            guard let text = SearchableLayout.text(of: leaf) else { return }
+            if slot != currentSlot {
+                currentSlot = slot
+                position = 0
+            } else {
+                position += Location.elementGap
+            }
+            let flag = layout.typoDisabledAttributes.contains(name) ? Self.typoDisabledBit : 0
+            tokenizer.forEachWord(in: text) { word, _, _ in
+                tokenTerms.append(interner.intern(word))
+                tokenLocations.append(Location.make(slot: slot, position: position) | flag)
+                position += 1
+            }
+        }
+        tokenStarts.append(UInt32(tokenTerms.count))
+    }
+
+    /// Adds the documents of `segment` not marked in `dead`, keeping their tokens and sort values.
+    mutating func add(segment: Segment, dead: Bitset) {
+        let dictionary = segment.dictionary
+        var termMap = [UInt32](repeating: 0, count: dictionary.count)
+        for term in 0..<dictionary.count { termMap[term] = interner.intern(dictionary.term(term)) }
+        for ordinal in 0..<segment.count where !dead.contains(ordinal) {
+            docIDs.append(segment.docIDs[ordinal])
+            values.append(contentsOf: segment.values(of: ordinal))
+            for t in segment.positions.range(of: ordinal) {
+                tokenTerms.append(termMap[Int(segment.positions.terms[t])])
+                tokenLocations.append(segment.positions.locations[t])
+            }
+            tokenStarts.append(UInt32(tokenTerms.count))
+        }
+    }
+
+    func finish() -> Segment {
+        let count = docIDs.count
+        let keyCount = order.keys.count
+        let permutation = staticPermutation()
+        let (dictionary, termRemap) = sortedDictionary()
+
+        // Positions in ordinal order, with sorted term ids.
+        var starts = [UInt32](repeating: 0, count: count + 1)
+        var terms = [UInt32](), locations = [UInt16]()
+        terms.reserveCapacity(tokenTerms.count)
+        locations.reserveCapacity(tokenTerms.count)
+        var newDocIDs = [DocID](), newValues = [Double]()
+        newDocIDs.reserveCapacity(count)
+        newValues.reserveCapacity(values.count)
+        for (ordinal, old) in permutation.enumerated() {
+            for t in Int(tokenStarts[old])..<Int(tokenStarts[old + 1]) {
+                terms.append(termRemap[Int(tokenTerms[t])])
+                locations.append(tokenLocations[t])
+            }
+            starts[ordinal + 1] = UInt32(terms.count)
+            newDocIDs.append(docIDs[old])
+            newValues.append(contentsOf: values[old * keyCount..<(old + 1) * keyCount])
+        }
+        let positions = DocumentPositions(starts: starts, terms: terms, locations: locations)
+        let postings = Self.postings(positions: positions, termCount: dictionary.count, layout: layout)
+        let sortRanks = order.sortCriterionKeys.map { key in
+            Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
+        }
+        let lookup = newDocIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted()
+        return Segment(docIDs: newDocIDs, sortValues: newValues, keyCount: keyCount, sortRanks: sortRanks,
+                       dictionary: dictionary, postings: postings, positions: positions, lookup: lookup)
+    }
+
+    /// Old document indices in static order; the docID breaks ties, so a document's place never depends
+    /// on which segment or batch it arrived in (`updating()` then ranks exactly as `build()`).
+    private func staticPermutation() -> [Int] {
+        let keyCount = order.keys.count
+        let ids = docIDs
+        guard keyCount > 0 else {
+            if zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { return Array(0..<ids.count) }
+            return Array(0..<ids.count).sorted { ids[$0] < ids[$1] }
+        }
+        return Array(0..<ids.count).sorted { a, b in
+            let c = order.compare(values[a * keyCount..<(a + 1) * keyCount],
+                                  values[b * keyCount..<(b + 1) * keyCount], keys: 0..<keyCount)
+            return c != 0 ? c < 0 : ids[a] < ids[b]
+        }
+    }
+
+    /// The sorted dictionary and, per interned id, its sorted id.
+    private func sortedDictionary() -> (TermDictionary, [UInt32]) {
+        let termCount = interner.count
+        let bytes = interner.bytes, offsets = interner.offsets
+        let sorted = bytes.withUnsafeBufferPointer { all in
+            Array(0..<termCount).sorted { a, b in
+                let sa = Int(offsets[a]), ea = Int(offsets[a + 1]), sb = Int(offsets[b]), eb = Int(offsets[b + 1])
+                let common = min(ea - sa, eb - sb)
+                var i = 0
+                while i < common {
+                    let x = all[sa + i], y = all[sb + i]
+                    if x != y { return x < y }
+                    i += 1
+                }
+                return ea - sa < eb - sb
+            }
+        }
+        var remap = [UInt32](repeating: 0, count: termCount)
+        var newBytes = [UInt8](), newOffsets: [UInt32] = [0]
+        newBytes.reserveCapacity(bytes.count)
+        newOffsets.reserveCapacity(termCount + 1)
+        for (newID, old) in sorted.enumerated() {
+            remap[old] = UInt32(newID)
+            newBytes.append(contentsOf: bytes[Int(offsets[old])..<Int(offsets[old + 1])])
+            newOffsets.append(UInt32(newBytes.count))
+        }
+        return (TermDictionary(bytes: newBytes, offsets: newOffsets), remap)
+    }
+
+    /// Per term, the documents holding it, each with its best `AttributeScore`.
+    static func postings(positions: DocumentPositions, termCount: Int, layout: SearchableLayout) -> Postings {
+        let docCount = positions.starts.count - 1
+        var lastDoc = [Int32](repeating: -1, count: termCount)
+        var offsets = [UInt32](repeating: 0, count: termCount + 1)
+        for doc in 0..<docCount {
+            for t in positions.range(of: doc) {
+                let term = Int(positions.terms[t])
+                if lastDoc[term] != Int32(doc) { lastDoc[term] = Int32(doc); offsets[term + 1] += 1 }
+            }
+        }
+        for term in 0..<termCount { offsets[term + 1] += offsets[term] }
+        let total = Int(offsets[termCount])
+        var docs = [UInt32](repeating: 0, count: total)
+        var scores = [UInt16](repeating: 0, count: total)
+        var cursor = offsets
+        var entry = [UInt32](repeating: 0, count: termCount)
+        for i in 0..<termCount { lastDoc[i] = -1 }
+        for doc in 0..<docCount {
+            for t in positions.range(of: doc) {
+                let term = Int(positions.terms[t])
+                let location = positions.locations[t]
+                let slot = Location.slot(location)
+                var score = AttributeScore.make(rank: layout.rank(ofSlot: slot), position: Location.position(location),
+                                                ordered: layout.isOrdered(slot: slot))
+                if location & typoDisabledBit != 0 { score |= AttributeScore.typoDisabledFlag }
+                if lastDoc[term] != Int32(doc) {
+                    lastDoc[term] = Int32(doc)
+                    let at = cursor[term]
+                    cursor[term] += 1
+                    entry[term] = at
+                    docs[Int(at)] = UInt32(doc)
+                    scores[Int(at)] = score
+                } else {
+                    let at = Int(entry[term])
+                    let old = scores[at], flag = AttributeScore.typoDisabledFlag
+                    scores[at] = min(old & ~flag, score & ~flag) | (old & score & flag)
+                }
+            }
+        }
+        return Postings(offsets: offsets, docs: docs, scores: scores)
+    }
+
+    static func denseRanks(values: [Double], keyCount: Int, key: Int, order: StaticOrder) -> [UInt32] {
+        let count = keyCount == 0 ? 0 : values.count / keyCount
+        let sorted = Array(0..<count).sorted {
+            order.compare(values[$0 * keyCount + key], values[$1 * keyCount + key], key: key) < 0
+        }
+        var ranks = [UInt32](repeating: 0, count: count)
+        var rank: UInt32 = 0
+        for (i, doc) in sorted.enumerated() {
+            if i > 0 && order.compare(values[sorted[i - 1] * keyCount + key], values[doc * keyCount + key], key: key) != 0 {
+                rank += 1
+            }
+            ranks[doc] = rank
+        }
+        return ranks
+    }
+}

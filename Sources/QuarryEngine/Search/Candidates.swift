@@ -1,0 +1,222 @@
+/// Which documents of one segment match every query word, and what do their postings already say
+/// about typos, exactness and attribute?
+///
+/// Words are taken from the fewest postings to the most. The first word's postings are unioned into
+/// dense per-document scratch (a stamp byte, typos, exact count, best attribute: no hashing). Each
+/// further word then either scans its postings against the stamps, or, when the surviving documents
+/// hold fewer tokens than the word has postings (`samsung t`: few Samsungs, countless t-words), reads
+/// those documents' own token lists instead. Runs are visited in ascending typo order so the first
+/// posting seen for a (word, document) pair carries its fewest typos.
+///
+/// Many matches stay dense: survivors are the documents whose stamp equals `final`, visited in
+/// ordinal (= static) order by scanning, so ranking can stop early without listing them all.
+struct Candidates {
+    /// Per ordinal; meaningful where `stamp[ordinal] == final`.
+    var stamp: [UInt8] = []
+    var typos: [UInt8] = []
+    var exact: [UInt8] = []
+    /// Best `AttributeScore` over all words (flag bit cleared).
+    var attribute: [UInt16] = []
+    var final: UInt8 = 1
+    /// Survivors in ordinal order when few (sparse); nil when dense.
+    var list: [UInt32]? = []
+    /// Live survivors.
+    var count = 0
+    /// No survivor has a lower attribute score: lets ranking stop as soon as the page holds enough
+    /// documents this good (with a prefix like `musi`, nothing ever sits at position 0).
+    var bestAttribute: UInt16 = 0
+
+    /// Ordinals of the live candidates, ascending; stops when `body` returns false.
+    @inline(__always)
+    func forEach(dead: Bitset, _ body: (Int) -> Bool) {
+        if let list {
+            for d in list where !body(Int(d)) { return }
+            return
+        }
+        let hasDead = dead.count > 0
+        stamp.withUnsafeBufferPointer { stamp in
+            for d in 0..<stamp.count where stamp[d] == final && !(hasDead && dead.contains(d)) {
+                if !body(d) { return }
+            }
+        }
+    }
+
+    /// Turns the candidates into an explicit list holding only those for which `keep` is true.
+    mutating func filter(dead: Bitset, _ keep: (Int) -> Bool) {
+        var kept: [UInt32] = []
+        forEach(dead: dead) { d in
+            if keep(d) { kept.append(UInt32(d)) }
+            return true
+        }
+        list = kept
+        count = kept.count
+    }
+
+    /// `preferTokens` forces the strategy for later words (tests compare both); nil picks the cheaper.
+    static func collect(segment: Segment, dead: Bitset, words: [MatchedTerms], layout: SearchableLayout,
+                        preferTokens: Bool? = nil) -> Candidates {
+        var result = Candidates()
+        guard !words.isEmpty else { return result }
+        let postings = segment.postings
+        func size(_ m: MatchedTerms) -> Int {
+            m.runs.reduce(0) { $0 + Int(postings.offsets[$1.terms.upperBound] - postings.offsets[$1.terms.lowerBound]) }
+        }
+        let order = words.indices.sorted { size(words[$0]) < size(words[$1]) }
+        let firstSize = size(words[order[0]])
+        if firstSize == 0 { return result }
+        let n = segment.count
+        let averageTokens = max(1, segment.positions.terms.count / max(n, 1))
+        var stamp = [UInt8](repeating: 0, count: n)
+        var typo = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
+        var exact = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
+        var attribute = [UInt16](unsafeUninitializedCapacity: n) { $1 = n }
+        var alive: [UInt32] = []
+        alive.reserveCapacity(min(firstSize, n))
+        var final: UInt8 = 1
+        var bestAttribute = UInt16.max
+        stamp.withUnsafeMutableBufferPointer { stamp in
+            typo.withUnsafeMutableBufferPointer { typo in
+                exact.withUnsafeMutableBufferPointer { exact in
+                    attribute.withUnsafeMutableBufferPointer { attribute in
+                        var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute)
+                        for (p, w) in order.enumerated() {
+                            if p > 0 && (preferTokens ?? (alive.count * averageTokens < size(words[w]))) {
+                                scratch.forward(&alive, word: words[w], segment: segment, layout: layout)
+                                continue
+                            }
+                            let seen = UInt8(2 * p), hit = UInt8(2 * p + 1)
+                            if p > 0 { for d in alive { stamp[Int(d)] = seen } }
+                            scratch.scan(postings, words[w], seen: seen, hit: hit, first: p == 0, alive: &alive)
+                            if p > 0 { alive.removeAll { stamp[Int($0)] != hit } }
+                        }
+                        // Survivors all get one final stamp, so the dense view can find them by scanning.
+                        final = UInt8(2 * order.count + 1)
+                        for d in alive { stamp[Int(d)] = final }
+                        bestAttribute = scratch.bestAttribute
+                    }
+                }
+            }
+        }
+        result.final = final
+        result.bestAttribute = bestAttribute
+        if alive.count > n / 32 {
+            result.list = nil
+            result.count = alive.count - (dead.count == 0 ? 0 : alive.count { dead.contains(Int($0)) })
+        } else {
+            alive.sort()
+            if dead.count > 0 { alive.removeAll { dead.contains(Int($0)) } }
+            result.count = alive.count
+            result.list = alive
+        }
+        result.stamp = stamp
+        result.typos = typo
+        result.exact = exact
+        result.attribute = attribute
+        return result
+    }
+
+    /// The per-document scratch arrays while collecting.
+    private struct Scratch {
+        let stamp: UnsafeMutableBufferPointer<UInt8>
+        let typo: UnsafeMutableBufferPointer<UInt8>
+        let exact: UnsafeMutableBufferPointer<UInt8>
+        let attribute: UnsafeMutableBufferPointer<UInt16>
+        /// The lowest attribute score any matching posting or token had.
+        var bestAttribute = UInt16.max
+
+        init(stamp: UnsafeMutableBufferPointer<UInt8>, typo: UnsafeMutableBufferPointer<UInt8>,
+             exact: UnsafeMutableBufferPointer<UInt8>, attribute: UnsafeMutableBufferPointer<UInt16>) {
+            self.stamp = stamp
+            self.typo = typo
+            self.exact = exact
+            self.attribute = attribute
+        }
+
+        /// Postings strategy: documents stamped `seen` that the word hits become `hit`.
+        mutating func scan(_ postings: Postings, _ word: MatchedTerms, seen: UInt8, hit: UInt8, first: Bool, alive: inout [UInt32]) {
+            let flag = AttributeScore.typoDisabledFlag
+            var lowest = UInt16.max
+            postings.docs.withUnsafeBufferPointer { docs in
+                postings.scores.withUnsafeBufferPointer { scores in
+                    postings.offsets.withUnsafeBufferPointer { offsets in
+                        for run in word.runs.sorted(by: { $0.typos < $1.typos }) {
+                            let t = UInt8(run.typos)
+                            for i in Int(offsets[run.terms.lowerBound])..<Int(offsets[run.terms.upperBound]) {
+                                let s = scores[i]
+                                if t > 0 && s & flag != 0 { continue }
+                                lowest = min(lowest, s & ~flag)
+                                let d = Int(docs[i])
+                                let st = stamp[d]
+                                if st == seen {
+                                    stamp[d] = hit
+                                    if first {
+                                        alive.append(UInt32(d))
+                                        typo[d] = t
+                                        exact[d] = 0
+                                        attribute[d] = s & ~flag
+                                    } else {
+                                        typo[d] &+= t
+                                        attribute[d] = min(attribute[d], s & ~flag)
+                                    }
+                                } else if st == hit {
+                                    attribute[d] = min(attribute[d], s & ~flag)
+                                }
+                            }
+                        }
+                        if let e = word.exactTerm {
+                            for i in Int(offsets[e])..<Int(offsets[e + 1]) where stamp[Int(docs[i])] == hit {
+                                exact[Int(docs[i])] += 1
+                            }
+                        }
+                    }
+                }
+            }
+            bestAttribute = min(bestAttribute, lowest)
+        }
+
+        /// Token strategy: reads each surviving document's tokens; keeps those the word matches.
+        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout) {
+            var lowest = UInt16.max
+            let positions = segment.positions
+            let single = word.runs.count == 1 ? word.runs[0] : nil
+            let disabled = SegmentBuilder.typoDisabledBit
+            var ranks = [UInt16](repeating: 0, count: 32), ordered = [Bool](repeating: true, count: 32)
+            for slot in 0..<32 { ranks[slot] = UInt16(min(layout.rank(ofSlot: slot), 31)); ordered[slot] = layout.isOrdered(slot: slot) }
+            var kept = 0
+            positions.terms.withUnsafeBufferPointer { terms in
+                positions.locations.withUnsafeBufferPointer { locations in
+                    for d in alive {
+                        var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
+                        for t in Int(positions.starts[Int(d)])..<Int(positions.starts[Int(d) + 1]) {
+                            let term = Int(terms[t])
+                            let typos: Int
+                            if let single {
+                                guard single.terms.contains(term) else { continue }
+                                typos = single.typos
+                            } else {
+                                guard let found = word.typos(of: term) else { continue }
+                                typos = found
+                            }
+                            let location = locations[t]
+                            if typos > 0 && location & disabled != 0 { continue }
+                            bestTypo = min(bestTypo, typos)
+                            let slot = Location.slot(location)
+                            let score = ranks[slot] << 10 | (ordered[slot] ? UInt16(Location.position(location)) : 0)
+                            bestScore = min(bestScore, score)
+                            if term == word.exactTerm { isExact = true }
+                        }
+                        guard bestTypo != Int.max else { continue }
+                        lowest = min(lowest, bestScore)
+                        typo[Int(d)] &+= UInt8(bestTypo)
+                        attribute[Int(d)] = min(attribute[Int(d)], bestScore)
+                        if isExact { exact[Int(d)] += 1 }
+                        alive[kept] = d
+                        kept += 1
+                    }
+                }
+            }
+            alive.removeLast(alive.count - kept)
+            bestAttribute = min(bestAttribute, lowest)
+        }
+    }
+}

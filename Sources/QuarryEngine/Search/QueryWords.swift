@@ -1,0 +1,45 @@
+/// What is the user looking for, word by word?
+///
+/// Splits the query with the same normaliser as the index and decides per word whether it may match as
+/// a prefix (`queryType`; a trailing space ends the last word) and how many typos it allows.
+struct QueryWord: Sendable {
+    let bytes: [UInt8]
+    let text: String
+    let isPrefix: Bool
+    let maxTypos: Int
+}
+
+enum QueryWords {
+    /// Queries longer than this many words ignore the rest (bounded per-document counters).
+    static let maxWords = 32
+
+    static func parse(_ parameters: SearchParameters) -> [QueryWord] {
+        let words = Normalizer.words(of: parameters.query).prefix(maxWords)
+        let endsInWord = parameters.query.unicodeScalars.last.map { scalar -> Bool in
+            var scratch: [UInt8] = []
+            return Normalizer.fold(scalar, into: &scratch)
+        } ?? false
+        let disabled = Set(parameters.disableTypoToleranceOnWords.flatMap { Normalizer.words(of: $0) })
+        return words.enumerated().map { index, bytes in
+            let isLast = index == words.count - 1
+            let isPrefix: Bool = switch parameters.queryType {
+            case .prefixAll: true
+            case .prefixNone: false
+            case .prefixLast: isLast && endsInWord
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            return QueryWord(bytes: bytes, text: text, isPrefix: isPrefix,
+                             maxTypos: maxTypos(text, bytes: bytes, disabled: disabled, parameters))
+        }
+    }
+
+    static func maxTypos(_ text: String, bytes: [UInt8], disabled: Set<[UInt8]>, _ parameters: SearchParameters) -> Int {
+        if case .disabled = parameters.typoTolerance { return 0 }
+        if disabled.contains(bytes) { return 0 }
+        if !parameters.allowTyposOnNumericTokens && bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return 0 }
+        let letters = text.unicodeScalars.count
+        if letters >= parameters.minWordSizefor2Typos { return 2 }
+        if letters >= parameters.minWordSizefor1Typo { return 1 }
+        return 0
+    }
+}

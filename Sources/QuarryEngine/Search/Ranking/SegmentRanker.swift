@@ -1,0 +1,120 @@
+/// Which candidates of one segment are the best `k`, in order?
+///
+/// Candidates arrive in ordinal order, and the ordinal (static order) is the last ranking field, so a
+/// candidate can only displace a kept one with a strictly better textual key, and once even the best
+/// possible textual key (fewest typos, best attribute present, every exact word) cannot, no later
+/// candidate can: the loop stops. With the default ranking shape the textual key is one packed word
+/// and the per-candidate cost is a few loads and one comparison. Proximity needs positions, so it is
+/// computed only for candidates whose key with the closest possible proximity could still enter.
+struct SegmentRanker {
+    let segment: Segment
+    let index: Int
+    let dead: Bitset
+    let words: [MatchedTerms]
+    let layout: RankingLayout
+    private let proximity: ProximityScorer
+
+    init(segment: Segment, index: Int, dead: Bitset, words: [MatchedTerms], layout: RankingLayout) {
+        self.segment = segment
+        self.index = index
+        self.dead = dead
+        self.words = words
+        self.layout = layout
+        proximity = ProximityScorer(segment: segment, words: words)
+    }
+
+    private var lazyProximity: Bool { layout.hasProximity && words.count > 1 }
+
+    /// The best values any candidate could have, for the stopping test.
+    private func bound(_ candidates: Candidates) -> RankingLayout.Values {
+        var bound = RankingLayout.Values()
+        bound.exact = words.count { $0.exactTerm != nil }
+        bound.proximity = lazyProximity ? words.count - 1 : 0
+        bound.attribute = candidates.bestAttribute
+        return bound
+    }
+
+    mutating func best(_ wanted: Int, of candidates: Candidates) -> [RankedDocument] {
+        var top = TopK<Int>(capacity: wanted)
+        if let packing = layout.textual {
+            fast(&top, candidates, packing)
+        } else {
+            general(&top, candidates)
+        }
+        return top.sorted().map { RankedDocument(segment: index, ordinal: $0.payload, key: $0.key) }
+    }
+
+    private mutating func fast(_ top: inout TopK<Int>, _ candidates: Candidates, _ packing: RankingLayout.TextualPacking) {
+        let b = bound(candidates)
+        let boundKey = packing.pack(typos: 0, proximity: UInt64(b.proximity), attribute: UInt64(b.attribute),
+                                    exact: UInt64(min(b.exact, 63)))
+        let minimumProximity = UInt64(lazyProximity ? words.count - 1 : 0)
+        let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
+        let sortRanks = segment.sortRanks
+        // Textual key of the worst kept candidate once the heap is full.
+        var worst = UInt64.max
+        candidates.forEach(dead: dead) { ordinal in
+            let t = UInt64(min(typos[ordinal], 63)), a = UInt64(attribute[ordinal]), e = UInt64(min(exact[ordinal], 63))
+            var key = packing.pack(typos: t, proximity: minimumProximity, attribute: a, exact: e)
+            if key >= worst { return true }
+            var values = RankingLayout.Values()
+            if lazyProximity {
+                values.proximity = proximity.proximity(of: ordinal)
+                key = packing.pack(typos: t, proximity: UInt64(min(values.proximity, 511)), attribute: a, exact: e)
+                if key >= worst { return true }
+            }
+            values.typos = Int(t)
+            values.exact = Int(e)
+            values.attribute = attribute[ordinal]
+            values.ordinal = ordinal
+            top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
+            if top.isFull {
+                // The heap's root is its worst entry; recover its textual key.
+                worst = packedTextual(of: top.threshold, packing)
+                if boundKey >= worst { return false }
+            }
+            return true
+        }
+    }
+
+    /// The textual word of a full key, rebuilt from its fields.
+    private func packedTextual(of key: RankingKey, _ packing: RankingLayout.TextualPacking) -> UInt64 {
+        var t: UInt64 = 0, p: UInt64 = 0, a: UInt64 = 0, e: UInt64 = 0
+        for placement in layout.placements {
+            let value = HitOrder.field(key, placement)
+            switch placement.field {
+            case .typo: t = value
+            case .proximity: p = value
+            case .attribute: a = value
+            case .exact: e = 63 - value
+            case .custom, .sort: break
+            }
+        }
+        return packing.pack(typos: t, proximity: p, attribute: a, exact: e)
+    }
+
+    private mutating func general(_ top: inout TopK<Int>, _ candidates: Candidates) {
+        var bound = bound(candidates)
+        let sortRanks = segment.sortRanks
+        let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
+        candidates.forEach(dead: dead) { ordinal in
+            if top.isFull {
+                bound.ordinal = ordinal
+                if !(layout.key(bound, sortRanks: []) < top.threshold) { return false }
+            }
+            var values = RankingLayout.Values()
+            values.typos = Int(typos[ordinal])
+            values.exact = Int(exact[ordinal])
+            values.attribute = attribute[ordinal]
+            values.ordinal = ordinal
+            if lazyProximity {
+                // Each pair of words is at least one position apart.
+                values.proximity = words.count - 1
+                if top.isFull && !(layout.key(values, sortRanks: sortRanks) < top.threshold) { return true }
+                values.proximity = proximity.proximity(of: ordinal)
+            }
+            top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
+            return true
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import QuarryJSON
+
+/// Given a query, which documents are the hits of the requested page, in which order?
+///
+/// Per segment: match each query word against the dictionary (`TypoMatcher`), intersect postings into
+/// candidates (`Candidates`, which also yields typo, exact and attribute per document), then keep the
+/// best `(page + 1) × hitsPerPage` with a bounded heap over packed `RankingKey`s. Proximity needs
+/// positions, so it is computed only for candidates whose key with the best possible proximity could
+/// still enter the heap. Segments' winners are merged with `HitOrder`; only the page's records are read.
+extension SearchIndex {
+    public func search(_ parameters: SearchParameters, records: RecordSource) throws(EngineError) -> SearchResponse {
+        let started = ContinuousClock.now
+        let words = QueryWords.parse(parameters)
+        let hitsPerPage = parameters.hitsPerPage
+        let (product, overflow) = (parameters.page + 1).multipliedReportingOverflow(by: hitsPerPage)
+        let wanted = min(overflow ? Int.max : product, parameters.paginationLimitedTo)
+        let pageStart = parameters.page * hitsPerPage
+        let ranking = RankingLayout(ranking: settings.ranking)
+
+        var matchedTerms: [[MatchedTerms]] = []
+        var ranked: [RankedDocument] = []
+        let nbHits: Int
+        if words.isEmpty {
+            nbHits = documentCount
+            ranked = staticTop(wanted, layout: ranking)
+        } else {
+            var candidates: [Candidates] = []
+            for (s, segment) in segments.enumerated() {
+                let matcher = TypoMatcher(dictionary: segment.dictionary)
+                let terms = words.map { matcher.match($0) }
+                matchedTerms.append(terms)
+                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms, layout: layout)
+                if let restricted = parameters.restrictSearchableAttributes {
+                    restrict(&found, segment: s, words: terms, to: restricted)
+                }
+                candidates.append(found)
+            }
+            applyTypoMode(parameters.typoTolerance, to: &candidates)
+            nbHits = candidates.reduce(0) { $0 + $1.count }
+            for s in segments.indices {
+                guard wanted > 0 else { break }
+                var ranker = SegmentRanker(segment: segments[s], index: s, dead: dead[s], words: matchedTerms[s], layout: ranking)
+                ranked += ranker.best(wanted, of: candidates[s])
+            }
+        }
+        if segments.count > 1 {
+            let order = HitOrder(layout: ranking, order: self.order, segments: segments)
+            ranked.sort(by: order.precedes)
+        }
+        var hits: [JSONObject] = []
+        if pageStart < min(wanted, ranked.count) {
+            var builder = HitBuilder(index: self, parameters: parameters, words: words)
+            for document in ranked[pageStart..<min(wanted, ranked.count)] {
+                let terms = matchedTerms.isEmpty ? [] : matchedTerms[document.segment]
+                hits.append(builder.hit(document, terms: terms, records: records))
+            }
+        }
+        let pages = hitsPerPage == 0 ? 0 : min((nbHits + hitsPerPage - 1) / hitsPerPage,
+                                               (parameters.paginationLimitedTo + hitsPerPage - 1) / hitsPerPage)
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
+                              processingTimeMS: milliseconds, query: parameters.query, params: nil,
+                              exhaustiveNbHits: true, exhaustiveTypo: true)
+    }
+
+    /// Empty query: every live document matches; the first ordinals of each segment are its best.
+    private func staticTop(_ wanted: Int, layout: RankingLayout) -> [RankedDocument] {
+        var result: [RankedDocument] = []
+        for (s, segment) in segments.enumerated() {
+            var taken = 0
+            var ordinal = 0
+            while taken < wanted && ordinal < segment.count {
+                if !dead[s].contains(ordinal) {
+                    var values = RankingLayout.Values()
+                    values.ordinal = ordinal
+                    values.exact = 63
+                    result.append(RankedDocument(segment: s, ordinal: ordinal, key: layout.key(values, sortRanks: segment.sortRanks)))
+                    taken += 1
+                }
+                ordinal += 1
+            }
+        }
+        if segments.count == 1 { result.sort { $0.key < $1.key } }
+        return result
+    }
+
+    /// `restrictSearchableAttributes`: re-reads each candidate's tokens keeping only the allowed slots.
+    private func restrict(_ candidates: inout Candidates, segment s: Int, words: [MatchedTerms], to names: [String]) {
+        guard !layout.isDynamic else { return }
+        let wanted = Set(names)
+        let allowed = Set(layout.names.indices.filter { wanted.contains(layout.names[$0]) })
+        var matcher = DocumentMatcher(segment: segments[s], words: words, layout: layout, allowedSlots: allowed)
+        var updated = candidates
+        candidates.filter(dead: dead[s]) { ordinal in
+            let match = matcher.evaluate(ordinal)
+            guard match.matchedWords == words.count else { return false }
+            updated.typos[ordinal] = UInt8(min(match.typos, 255))
+            updated.exact[ordinal] = UInt8(min(match.exact, 255))
+            updated.attribute[ordinal] = match.attribute
+            return true
+        }
+        updated.list = candidates.list
+        updated.count = candidates.count
+        candidates = updated
+    }
+
+    /// `typoTolerance: min` keeps only the fewest-typo candidates; `strict` also those with one more.
+    private func applyTypoMode(_ mode: TypoTolerance, to candidates: inout [Candidates]) {
+        let slack: Int
+        switch mode {
+        case .min: slack = 0
+        case .strict: slack = 1
+        case .enabled, .disabled: return
+        }
+        var fewest = Int.max
+        for s in candidates.indices {
+            let typos = candidates[s].typos
+            candidates[s].forEach(dead: dead[s]) { fewest = min(fewest, Int(typos[$0])); return true }
+        }
+        for s in candidates.indices {
+            let typos = candidates[s].typos
+            candidates[s].filter(dead: dead[s]) { Int(typos[$0]) <= fewest + slack }
+        }
+    }
+}

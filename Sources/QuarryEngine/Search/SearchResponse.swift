@@ -1,0 +1,35 @@
+import QuarryJSON
+
+/// What a search answers, shaped like Algolia's response.
+public struct SearchResponse: Sendable {
+    /// Each hit: the retrieved attributes, `objectID`, `_highlightResult`, `_snippetResult` (when asked),
+    /// `_rankingInfo` (when `getRankingInfo`) and `_matchRanges` (see `Highlighter`).
+    public var hits: [JSONObject]
+    public var nbHits: Int
+    public var page: Int
+    public var nbPages: Int
+    public var hitsPerPage: Int
+    public var processingTimeMS: Int
+    public var query: String
+    public var params: String?
+    /// False when some bound kept matches from being counted (none applies today).
+    public var exhaustiveNbHits: Bool
+    /// False when typo expansion was bounded (none applies today).
+    public var exhaustiveTypo: Bool
+
+    public func json() -> JSON {
+        var object = JSONObject()
+        object["hits"] = .array(hits.map { .object($0) })
+        object["nbHits"] = JSON(nbHits)
+        object["page"] = JSON(page)
+        object["nbPages"] = JSON(nbPages)
+        object["hitsPerPage"] = JSON(hitsPerPage)
+        object["exhaustiveNbHits"] = .bool(exhaustiveNbHits)
+        object["exhaustiveTypo"] = .bool(exhaustiveTypo)
+        object["exhaustive"] = ["nbHits": .bool(exhaustiveNbHits), "typo": .bool(exhaustiveTypo)]
+        object["query"] = .string(query)
+        if let params { object["params"] = .string(params) }
+        object["processingTimeMS"] = JSON(processingTimeMS)
+        return .object(object)
+    }
+}

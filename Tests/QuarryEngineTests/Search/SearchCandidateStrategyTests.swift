@@ -1,0 +1,65 @@
+@testable import QuarryEngine
+import QuarryJSON
+import XCTest
+
+/// Fast paths agree with the plain ones:
+/// 1. Candidate collection has two ways to apply a further query word (scan its postings, or read the
+///    surviving documents' tokens); both give the same documents with the same typo, exact and attribute
+///    values, for prefixes, typos and typo-disabled attributes alike.
+/// 2. The one-pass `ProximityScorer` equals the pairwise proximity of `DocumentMatcher`.
+final class SearchCandidateStrategyTests: XCTestCase {
+    func testBothStrategiesAgree() throws {
+        var matched = 0
+        try forEachQuery { query, index, segment, terms in
+            let scan = Candidates.collect(segment: segment, dead: index.dead[0], words: terms, layout: index.layout, preferTokens: false)
+            let tokens = Candidates.collect(segment: segment, dead: index.dead[0], words: terms, layout: index.layout, preferTokens: true)
+            XCTAssertEqual(scan.count, tokens.count, query)
+            var a: [[Int]] = [], b: [[Int]] = []
+            scan.forEach(dead: index.dead[0]) { a.append([$0, Int(scan.typos[$0]), Int(scan.exact[$0]), Int(scan.attribute[$0])]); return true }
+            tokens.forEach(dead: index.dead[0]) { b.append([$0, Int(tokens.typos[$0]), Int(tokens.exact[$0]), Int(tokens.attribute[$0])]); return true }
+            XCTAssertEqual(a, b, query)
+            matched += a.count
+        }
+        XCTAssertGreaterThan(matched, 100)
+    }
+
+    func testOnePassProximityEqualsPairwise() throws {
+        var compared = 0
+        try forEachQuery { query, index, segment, terms in
+            let scorer = ProximityScorer(segment: segment, words: terms)
+            var matcher = DocumentMatcher(segment: segment, words: terms, layout: index.layout, allowedSlots: nil)
+            let candidates = Candidates.collect(segment: segment, dead: index.dead[0], words: terms, layout: index.layout)
+            candidates.forEach(dead: index.dead[0]) { ordinal in
+                XCTAssertEqual(scorer.proximity(of: ordinal), matcher.evaluate(ordinal).proximity, "\(query) #\(ordinal)")
+                compared += 1
+                return true
+            }
+        }
+        XCTAssertGreaterThan(compared, 100)
+    }
+
+    private func forEachQuery(_ body: (String, SearchIndex, Segment, [MatchedTerms]) throws -> Void) throws {
+        var settings = IndexSettings()
+        settings.searchableAttributes = [SearchableAttribute(paths: ["name"]), SearchableAttribute(paths: ["tags"], ordered: false),
+                                         SearchableAttribute(paths: ["code"])]
+        settings.disableTypoToleranceOnAttributes = ["code"]
+        let words = ["alpha", "alpine", "beta", "better", "gamma", "gammon", "delta", "deltas", "omega", "omgea"]
+        var records: [(DocID, JSONObject)] = []
+        for i in 0..<400 {
+            let name = "\(words[i % 10]) \(words[(i * 7) % 10]) \(words[(i * 3 + 1) % 10])"
+            let tags: [JSON] = [.string(words[(i * 11) % 10]), .string(words[(i + 5) % 10])]
+            var record = JSONObject()
+            record["name"] = .string(name)
+            record["tags"] = .array(tags)
+            record["code"] = .string(words[(i * 13) % 10])
+            records.append((DocID(i), record))
+        }
+        let index = SearchIndex.build(settings: settings, records: records)
+        let segment = try XCTUnwrap(index.segments.first)
+        for query in ["alpha beta", "alpah bet", "gamma d", "omega omgea a", "deltas gammon", "better alpine omega", "better a", "alpha alpha", "gamma alpha beta"] {
+            let parameters = try SearchParameters(json: ["query": .string(query)], settings: settings)
+            let terms = QueryWords.parse(parameters).map { TypoMatcher(dictionary: segment.dictionary).match($0) }
+            try body(query, index, segment, terms)
+        }
+    }
+}

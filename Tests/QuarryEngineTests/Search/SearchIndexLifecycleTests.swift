@@ -1,0 +1,131 @@
+import Foundation
+@testable import QuarryEngine
+import QuarryJSON
+import XCTest
+
+/// A snapshot's life:
+/// 1. `updating()` (upserts, replacements, deletions, many small batches) answers exactly as `build()` on the
+///    same final records, for hits, order and counts, also after `compacted()`.
+/// 2. `write`/`read` round-trips (same answers, same generation).
+/// 3. A missing, truncated, bit-flipped, other-version or other-settings file is refused with its reason.
+final class SearchIndexLifecycleTests: XCTestCase {
+    private let settings = IndexSettings.with {
+        $0.searchableAttributes = [SearchableAttribute(paths: ["name"]), SearchableAttribute(paths: ["tags"])]
+        $0.customRanking = [CustomRankingCriterion(attribute: "pop", ascending: false)]
+    }
+
+    private func record(_ i: Int, generation: Int = 0) -> JSONObject {
+        let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa"]
+        return [
+            "objectID": .string("r\(i)"),
+            "name": .string("\(words[i % 8]) \(words[(i * 3 + generation) % 8]) item\(i)"),
+            "tags": .array([.string(words[(i + generation) % 8])]),
+            "pop": JSON((i * 37 + generation) % 101),
+        ]
+    }
+
+    private let queries = ["", "a", "al", "alpha", "alpah", "beta gam", "item1", "kappa t", "zeta alpha", "ep"]
+
+    private func assertSameAnswers(_ a: SearchIndex, _ b: SearchIndex, records: [(DocID, JSONObject)],
+                                   file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(a.documentCount, b.documentCount, file: file, line: line)
+        let source = InMemoryRecords(records)
+        for query in queries {
+            let p = try SearchParameters(json: ["query": .string(query), "hitsPerPage": 30, "getRankingInfo": true], settings: settings)
+            let ra = try a.search(p, records: source), rb = try b.search(p, records: source)
+            XCTAssertEqual(ra.nbHits, rb.nbHits, "nbHits for \(query)", file: file, line: line)
+            XCTAssertEqual(ra.hits.map { $0["objectID"] }, rb.hits.map { $0["objectID"] }, "order for \(query)", file: file, line: line)
+        }
+    }
+
+    func testUpdatingMatchesBuild() throws {
+        var current: [DocID: JSONObject] = [:]
+        for i in 0..<300 { current[DocID(i)] = record(i) }
+        var index = SearchIndex.build(settings: settings, records: current.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        for batch in 0..<40 {
+            var upserts: [(DocID, JSONObject)] = []
+            var deletions: [DocID] = []
+            for k in 0..<7 {
+                let id = DocID((batch * 53 + k * 17) % 400)
+                if k == 3 { deletions.append(id); current[id] = nil } else {
+                    let r = record(Int(id), generation: batch + 1)
+                    upserts.append((id, r))
+                    current[id] = r
+                }
+            }
+            // A tiny merge policy keeps several segments alive, so cross-segment ranking is exercised.
+            index = index.updating(upserts: upserts, deletions: deletions, policy: .init(eagerLimit: 40, ratio: 2, floor: 0))
+        }
+        XCTAssertGreaterThan(index.segments.count, 2)
+        let records = current.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let rebuilt = SearchIndex.build(settings: settings, records: records)
+        try assertSameAnswers(index, rebuilt, records: records)
+        try assertSameAnswers(index.compacted(), rebuilt, records: records)
+    }
+
+    func testUpdatingLeavesTheOldSnapshotUntouched() throws {
+        let records = (0..<10).map { (DocID($0), record($0)) }
+        let old = SearchIndex.build(settings: settings, records: records)
+        let unicorn: JSONObject = ["objectID": "x", "name": "unicorn"]
+        let new = old.updating(upserts: [(DocID(20), unicorn)], deletions: [0, 1])
+        XCTAssertEqual(old.documentCount, 10)
+        XCTAssertEqual(new.documentCount, 9)
+        let p = try SearchParameters(json: ["query": "unicorn"], settings: settings)
+        let source = InMemoryRecords(records + [(DocID(20), unicorn)])
+        XCTAssertEqual(try old.search(p, records: source).nbHits, 0)
+        XCTAssertEqual(try new.search(p, records: source).nbHits, 1)
+    }
+
+    private func temporaryPath() -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-search-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir.appendingPathComponent("index.qsi").path
+    }
+
+    func testWriteReadRoundTrip() throws {
+        let records = (0..<200).map { (DocID($0), record($0)) }
+        let index = SearchIndex.build(settings: settings, records: records)
+            .updating(upserts: [(DocID(500), record(500))], deletions: [3], policy: .init(eagerLimit: 0, ratio: 0, floor: 0))
+        XCTAssertEqual(index.segments.count, 2)
+        let path = temporaryPath()
+        try index.write(to: path, generation: 42)
+        let (loaded, generation) = try SearchIndex.read(from: path, settings: settings)
+        XCTAssertEqual(generation, 42)
+        try assertSameAnswers(index, loaded, records: records + [(DocID(500), record(500))])
+    }
+
+    func testDamagedFilesAreRefused() throws {
+        let index = SearchIndex.build(settings: settings, records: (0..<50).map { (DocID($0), record($0)) })
+        let path = temporaryPath()
+        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: settings)) {
+            XCTAssertEqual($0 as? DerivedIndexError, .missing)
+        }
+        try index.write(to: path, generation: 1)
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        try good.prefix(good.count - 100).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: settings)) {
+            guard case .corrupt = $0 as? DerivedIndexError else { return XCTFail("truncation: \($0)") }
+        }
+        var flipped = good
+        flipped[good.count / 2] ^= 0x40
+        try flipped.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: settings)) {
+            XCTAssertEqual($0 as? DerivedIndexError, .corrupt("checksum mismatch"))
+        }
+        var version = good
+        version[8] = 99
+        try version.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: settings)) {
+            XCTAssertEqual($0 as? DerivedIndexError, .versionMismatch(found: 99, expected: 1))
+        }
+        try good.write(to: URL(fileURLWithPath: path))
+        var other = settings
+        other.searchableAttributes = [SearchableAttribute(paths: ["tags"])]
+        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: other)) {
+            XCTAssertEqual($0 as? DerivedIndexError, .settingsMismatch)
+        }
+        XCTAssertNoThrow(try SearchIndex.read(from: path, settings: settings))
+    }
+}
