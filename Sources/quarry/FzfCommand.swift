@@ -23,6 +23,8 @@ struct FzfCommand: ParsableCommand {
     @Option(help: "The initial query.") var query: String = ""
     @Option(help: "How many hits to list.") var hitsPerPage: Int = 50
     @Flag(help: "Let fzf select several records (TAB).") var multi = false
+    @Option(name: .customLong("print"), help: "Print this attribute of each chosen record (raw text) instead of the record as JSON.")
+    var printed: String?
     @Option(help: "The fzf binary.") var fzf: String = "fzf"
     @OptionGroup var daemon: DaemonOptions
 
@@ -74,7 +76,11 @@ struct FzfCommand: ParsableCommand {
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count >= 3, let hit = try? JSONParser.parse(String(fields[2])) else { continue }
-            StandardOutput.writeLine(JSONWriter.string(FzfLines.record(hit)))
+            if let printed {
+                StandardOutput.writeLine(FzfLines.text(at: printed, in: FzfLines.record(hit)))
+            } else {
+                StandardOutput.writeLine(JSONWriter.string(FzfLines.record(hit)))
+            }
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -243,3 +243,82 @@ def test_fzf_in_tmux_types_live_shows_highlights_and_prints_the_choice(people, t
     assert record["name"].endswith("Clooney") and "_matchRanges" not in record
     with open(out + ".rc") as rc:
         assert rc.read().strip() == "0"
+
+
+# The scripts in clients/shell
+
+SHELL_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "shell")
+
+
+def script_environment(daemon):
+    return dict(os.environ, QUARRY_SOCK=daemon.path,
+                PATH=os.path.dirname(quarry_binary()) + os.pathsep + SHELL_DIR + os.pathsep + os.environ["PATH"])
+
+
+def test_quarry_type_sends_each_prefix_to_the_session(people):
+    session_methods(people)
+    quarry(people, "call", "openSession", json.dumps({"session": "typed", "searchers": [{"type": "hits", "index": "people"}]}))
+    watcher = subprocess.Popen([quarry_binary(), "watch", "typed", "--only", "state", "--socket", people.path],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert json.loads(watcher.stdout.readline())["state"]["query"] == ""  # attached
+        result = subprocess.run(["quarry-type", "typed", 'b"d'], env=script_environment(people),
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 0, result.stderr
+        final = json.loads(result.stdout)
+        queries = []
+        while not queries or queries[-1] != 'b"d':
+            line = json.loads(watcher.stdout.readline())
+            queries.append(line["state"]["query"])
+            assert line["stateVersion"] <= final["stateVersion"]
+    finally:
+        watcher.kill()
+        watcher.wait()
+    assert queries == ["b", 'b"', 'b"d']  # every keystroke, in order, quotes intact
+
+
+def test_quarry_type_on_a_missing_session_fails_with_the_daemons_error(people):
+    session_methods(people)
+    result = subprocess.run(["quarry-type", "nobody", "x"], env=script_environment(people),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and json.loads(result.stderr)["data"] == {"parameter": "session"}
+
+
+def test_bash_completion_offers_commands_and_index_names(people):
+    if not shutil.which("bash"):
+        pytest.skip("bash is needed")
+    script = f"""
+        source '{os.path.join(SHELL_DIR, "quarry-completion.bash")}'
+        COMP_WORDS=(quarry wa); COMP_CWORD=1; _quarry; echo "${{COMPREPLY[*]}}"
+        COMP_WORDS=(quarry fzf pe); COMP_CWORD=2; _quarry; echo "${{COMPREPLY[*]}}"
+        COMP_WORDS=(quarry call setQ); COMP_CWORD=2; _quarry; echo "${{COMPREPLY[*]}}"
+    """
+    result = subprocess.run(["bash", "-c", script], env=script_environment(people), capture_output=True, text=True,
+                            timeout=60)
+    assert result.stdout.splitlines() == ["watch", "people", "setQuery"], result.stderr
+
+
+def test_quarry_open_opens_the_chosen_records_path_in_the_editor(people, tmux, short_tmp):
+    session_methods(people)
+    target = os.path.join(short_tmp, "notes.txt")
+    opened = os.path.join(short_tmp, "opened")
+    editor = os.path.join(short_tmp, "editor")
+    with open(editor, "w") as script:
+        script.write(f"#!/bin/sh\nprintf '%s\\n' \"$@\" >> '{opened}'\n")
+    os.chmod(editor, 0o755)
+    quarry(people, "call", "saveObjects", json.dumps({"index": "docs", "objects": [
+        {"objectID": "n", "title": "notes", "path": target}, {"objectID": "o", "title": "other", "path": "/nowhere"}]}))
+    environment = " ".join(f"{key}='{value}'" for key, value in script_environment(people).items()
+                           if key in ("QUARRY_SOCK", "PATH"))
+    command = f"env {environment} EDITOR='{editor}' quarry-open docs opening; echo $? > '{opened}.rc'"
+    subprocess.run(["tmux", "new-session", "-d", "-s", tmux, "-x", "160", "-y", "30", command], check=True)
+    wait_for_pane(tmux, lambda screen: "2/2" in screen)
+    subprocess.run(["tmux", "send-keys", "-t", tmux, "notes"], check=True)
+    wait_for_pane(tmux, lambda screen: "1/1" in screen)
+    subprocess.run(["tmux", "send-keys", "-t", tmux, "Enter"], check=True)
+    deadline = time.monotonic() + 20
+    while not os.path.exists(opened + ".rc"):
+        assert time.monotonic() < deadline, "quarry-open did not finish"
+        time.sleep(0.1)
+    with open(opened) as file:
+        assert file.read().splitlines() == [target]
