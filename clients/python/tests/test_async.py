@@ -20,6 +20,7 @@ def test_the_asyncio_api_mirrors_the_blocking_one(blocking, asynchronous):
     sync_methods = public_methods(blocking)
     async_methods = public_methods(asynchronous)
     internal = {"later", "invoke", "receive", "start", "connection_lost"}
+    # updates()/events() subscribe at once in both (iterators, not generators), so they are plain methods in both.
     assert set(sync_methods) - internal == set(async_methods) - internal
     for name in set(sync_methods) - internal:
         sync_parameters = list(inspect.signature(sync_methods[name]).parameters)

@@ -75,6 +75,35 @@ def test_callbacks_and_the_iterator_see_every_update_in_order(pair):
     assert [hit.object_id for hit in session.results.hits.hits] == ["3"]
 
 
+def test_events_interleave_states_and_results_in_version_order(pair):
+    client, _ = pair
+    session = client.open_session("events", searchers=[hits_searcher("people")])
+    with session.events(timeout=10) as events:  # subscribed now: nothing pushed from here on is missed
+        session.set_query("amal")
+        seen = []
+        for event in events:
+            seen.append(event)
+            if isinstance(event, quarry.ResultsUpdate) and event.hits.query == "amal":
+                break
+    states = [event for event in seen if isinstance(event, quarry.StateChanged)]
+    assert states and states[-1].query == "amal"
+    assert seen.index(states[-1]) < len(seen) - 1  # the state came before its results
+    versions = [event.state_version for event in seen]
+    assert versions == sorted(versions)
+    assert session._subscribers == []  # closing the iterator unsubscribed it
+
+
+def test_updates_are_subscribed_when_asked_for_not_when_read(pair):
+    client, _ = pair
+    session = client.open_session("early", searchers=[hits_searcher("people")])
+    updates = session.updates(timeout=10)
+    version = session.set_query("pitt")
+    session.wait_results(version)  # the push has arrived before the iterator is read
+    update = next(update for update in updates if update.state_version >= version)
+    assert [hit.object_id for hit in update.hits.hits] == ["3"]
+    updates.close()
+
+
 def test_two_clients_share_one_session(pair):
     first, second = pair
     mine = first.open_session("shared", searchers=[hits_searcher("people")])

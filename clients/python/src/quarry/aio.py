@@ -308,7 +308,7 @@ class AsyncClient:
             if method == "$/progress":
                 token = rpc.progress_token(params)
                 inbox = self._pending.get(token) if isinstance(token, int) else None
-                if inbox is not None:
+                if inbox is not None and isinstance(params, dict):
                     inbox.put_nowait(("progress", params.get("value") or {}))
                     return
             name = rpc.session_name(params)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+from functools import partial
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, TypeVar
 
 from . import calls, rpc, session_calls
@@ -282,7 +283,7 @@ class Client:
                 token = rpc.progress_token(params)
                 with self._state_lock:
                     inbox = self._pending.get(token) if isinstance(token, int) else None
-                if inbox is not None:
+                if inbox is not None and isinstance(params, dict):
                     inbox.put(("progress", params.get("value") or {}))
                     return
             name = rpc.session_name(params)
@@ -294,7 +295,7 @@ class Client:
             for session in sessions:
                 session.receive(method, params)
             for listener in listeners:
-                self.later(lambda listener=listener: listener(method, params))
+                self.later(partial(listener, method, params))
             return
         request_id = message.get("id")
         with self._state_lock:

@@ -21,7 +21,7 @@ class Decoder:
 
     def feed(self, data: bytes) -> list[Any]:
         self._buffer += data
-        messages = []
+        messages: list[Any] = []
         while True:
             end = self._buffer.find(b"\r\n\r\n")
             if end < 0:

@@ -31,9 +31,8 @@ def notification(method: str, params: Any) -> dict[str, Any]:
 
 def session_name(params: Any) -> str | None:
     """The session a notification is about, if it is about one."""
-    if isinstance(params, dict) and isinstance(params.get("session"), str):
-        return params["session"]
-    return None
+    value = params.get("session") if isinstance(params, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def progress_token(params: Any) -> Any:

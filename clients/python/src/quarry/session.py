@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence, Union
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence, TypeVar, Union
 
 from . import session_calls as sc
 from .errors import ConnectionLost
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from .client import Client
 
 Event = Union[StateChanged, ResultsUpdate]
+Versioned = TypeVar("Versioned", StateChanged, ResultsUpdate)
 
 
 def first_hits_searcher(state: Optional[StateChanged], name: str) -> str:
@@ -98,26 +100,14 @@ class Session:
     def on_state(self, callback: Callable[[StateChanged], None]) -> None:
         self._state_callbacks.append(callback)
 
-    def updates(self, *, states: bool = False, timeout: Optional[float] = None) -> Iterator[Event]:
-        """Every ``resultsUpdated`` (and ``stateChanged`` with ``states=True``)
-        from now on, in order; ends when the session or connection closes, or
-        after ``timeout`` seconds without one."""
-        inbox: queue.SimpleQueue[Optional[Event]] = queue.SimpleQueue()
-        with self._changed:
-            self._subscribers.append(inbox)
-        try:
-            while True:
-                try:
-                    event = inbox.get(timeout=timeout)
-                except queue.Empty:
-                    return
-                if event is None:
-                    return
-                if states or isinstance(event, ResultsUpdate):
-                    yield event
-        finally:
-            with self._changed:
-                self._subscribers.remove(inbox)
+    def updates(self, *, timeout: Optional[float] = None) -> "ResultsSubscription":
+        """Every ``resultsUpdated`` from this call on, in order; ends when the
+        session or connection closes, or after ``timeout`` seconds without one."""
+        return ResultsSubscription(self, timeout)
+
+    def events(self, *, timeout: Optional[float] = None) -> "Subscription":
+        """Every ``stateChanged`` and ``resultsUpdated`` from this call on, in order."""
+        return Subscription(self, timeout)
 
     def wait_results(self, min_version: Optional[int] = None, timeout: Optional[float] = 10.0) -> ResultsUpdate:
         """The newest results once they cover ``min_version`` (default: the current state version)."""
@@ -220,14 +210,25 @@ class Session:
             self._changed.notify_all()
         if isinstance(event, ResultsUpdate):
             for callback in list(self._result_callbacks):
-                self.client.later(lambda callback=callback: callback(event))
+                self.client.later(partial(callback, event))
         else:
             for state_callback in list(self._state_callbacks):
-                self.client.later(lambda state_callback=state_callback: state_callback(event))
+                self.client.later(partial(state_callback, event))
 
     def connection_lost(self, reason: str) -> None:
         self._lost = reason
         self._finish()
+
+    def _subscribe(self, inbox: "queue.SimpleQueue[Optional[Event]]") -> None:
+        with self._changed:
+            self._subscribers.append(inbox)
+            if self._closed or self._lost is not None:
+                inbox.put(None)
+
+    def _unsubscribe(self, inbox: "queue.SimpleQueue[Optional[Event]]") -> None:
+        with self._changed:
+            if inbox in self._subscribers:
+                self._subscribers.remove(inbox)
 
     def _finish(self) -> None:
         with self._changed:
@@ -235,16 +236,84 @@ class Session:
                 inbox.put(None)
             self._changed.notify_all()
 
-    def _wait(self, latest: Callable[[], Any], min_version: Optional[int], timeout: Optional[float]) -> Any:
+    def _wait(self, latest: Callable[[], Optional[Versioned]], min_version: Optional[int],
+              timeout: Optional[float]) -> Versioned:
         with self._changed:
             target = min_version if min_version is not None else self._tracker.state_version
-            done = self._changed.wait_for(
-                lambda: (latest() is not None and latest().state_version >= target) or self._lost is not None,
-                timeout)
+
+            def reached() -> bool:
+                value = latest()
+                return value is not None and value.state_version >= target
+
+            self._changed.wait_for(lambda: reached() or self._lost is not None, timeout)
             value = latest()
             if value is not None and value.state_version >= target:
                 return value
             if self._lost is not None:
                 raise ConnectionLost(self._lost)
-            assert not done
             raise TimeoutError(f"session {self.name!r} reached no version {target} within {timeout} s")
+
+
+class Subscription:
+    """An iterator over a session's pushes, subscribed when it is created (so
+    nothing pushed after ``events()`` returns is missed); ``close()`` ends it."""
+
+    def __init__(self, session: Session, timeout: Optional[float]) -> None:
+        self._session = session
+        self._timeout = timeout
+        self._inbox: queue.SimpleQueue[Optional[Event]] = queue.SimpleQueue()
+        self._done = False
+        session._subscribe(self._inbox)
+
+    def __iter__(self) -> "Subscription":
+        return self
+
+    def __next__(self) -> Event:
+        if self._done:
+            raise StopIteration
+        try:
+            event = self._inbox.get(timeout=self._timeout)
+        except queue.Empty:
+            event = None
+        if event is None:
+            self.close()
+            raise StopIteration
+        return event
+
+    def close(self) -> None:
+        self._done = True
+        self._session._unsubscribe(self._inbox)
+
+    def __enter__(self) -> "Subscription":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        self._session._unsubscribe(self._inbox)
+
+
+class ResultsSubscription:
+    """A ``Subscription`` that yields only ``resultsUpdated``."""
+
+    def __init__(self, session: Session, timeout: Optional[float]) -> None:
+        self._events = Subscription(session, timeout)
+
+    def __iter__(self) -> "ResultsSubscription":
+        return self
+
+    def __next__(self) -> ResultsUpdate:
+        while True:
+            event = next(self._events)
+            if isinstance(event, ResultsUpdate):
+                return event
+
+    def close(self) -> None:
+        self._events.close()
+
+    def __enter__(self) -> "ResultsSubscription":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Optiona
 
 from . import session_calls as sc
 from .errors import ConnectionLost
-from .session import Event, SessionTracker, first_hits_searcher
+from .session import Event, SessionTracker, Versioned, first_hits_searcher
 from .session_calls import ResultsUpdate, SearcherResult, StateChanged
 
 if TYPE_CHECKING:
@@ -46,22 +46,13 @@ class AsyncSession:
     def on_state(self, callback: Callable[[StateChanged], Any]) -> None:
         self._state_callbacks.append(callback)
 
-    async def updates(self, *, states: bool = False, timeout: Optional[float] = None) -> AsyncIterator[Event]:
-        """Every ``resultsUpdated`` (and ``stateChanged`` with ``states=True``) from now on."""
-        inbox: asyncio.Queue[Optional[Event]] = asyncio.Queue()
-        self._subscribers.append(inbox)
-        try:
-            while True:
-                try:
-                    event = await asyncio.wait_for(inbox.get(), timeout)
-                except asyncio.TimeoutError:
-                    return
-                if event is None:
-                    return
-                if states or isinstance(event, ResultsUpdate):
-                    yield event
-        finally:
-            self._subscribers.remove(inbox)
+    def updates(self, *, timeout: Optional[float] = None) -> "AsyncResultsSubscription":
+        """Every ``resultsUpdated`` from this call on (``async for``)."""
+        return AsyncResultsSubscription(self, timeout)
+
+    def events(self, *, timeout: Optional[float] = None) -> "AsyncSubscription":
+        """Every ``stateChanged`` and ``resultsUpdated`` from this call on (``async for``)."""
+        return AsyncSubscription(self, timeout)
 
     async def wait_results(self, min_version: Optional[int] = None, timeout: Optional[float] = 10.0) -> ResultsUpdate:
         return await self._wait(lambda: self._tracker.results, min_version, timeout)
@@ -147,13 +138,25 @@ class AsyncSession:
         for inbox in self._subscribers:
             inbox.put_nowait(event)
         self._notify_waiters()
-        callbacks = self._result_callbacks if isinstance(event, ResultsUpdate) else self._state_callbacks
-        for callback in list(callbacks):
-            self.client.invoke(callback, event)
+        if isinstance(event, ResultsUpdate):
+            for callback in list(self._result_callbacks):
+                self.client.invoke(callback, event)
+        else:
+            for state_callback in list(self._state_callbacks):
+                self.client.invoke(state_callback, event)
 
     def connection_lost(self, reason: str) -> None:
         self._lost = reason
         self._finish()
+
+    def _subscribe(self, inbox: "asyncio.Queue[Optional[Event]]") -> None:
+        self._subscribers.append(inbox)
+        if self._closed or self._lost is not None:
+            inbox.put_nowait(None)
+
+    def _unsubscribe(self, inbox: "asyncio.Queue[Optional[Event]]") -> None:
+        if inbox in self._subscribers:
+            self._subscribers.remove(inbox)
 
     def _finish(self) -> None:
         for inbox in self._subscribers:
@@ -166,7 +169,8 @@ class AsyncSession:
                 self._changed.notify_all()
         asyncio.ensure_future(wake())
 
-    async def _wait(self, latest: Callable[[], Any], min_version: Optional[int], timeout: Optional[float]) -> Any:
+    async def _wait(self, latest: Callable[[], Optional[Versioned]], min_version: Optional[int],
+                    timeout: Optional[float]) -> Versioned:
         target = min_version if min_version is not None else self._tracker.state_version
 
         def ready() -> bool:
@@ -182,3 +186,55 @@ class AsyncSession:
         if value is not None and value.state_version >= target:
             return value
         raise ConnectionLost(self._lost or "the connection closed")
+
+
+class AsyncSubscription:
+    """``async for`` over a session's pushes, subscribed when it is created."""
+
+    def __init__(self, session: AsyncSession, timeout: Optional[float]) -> None:
+        self._session = session
+        self._timeout = timeout
+        self._inbox: asyncio.Queue[Optional[Event]] = asyncio.Queue()
+        self._done = False
+        session._subscribe(self._inbox)
+
+    def __aiter__(self) -> "AsyncSubscription":
+        return self
+
+    async def __anext__(self) -> Event:
+        if self._done:
+            raise StopAsyncIteration
+        try:
+            event = await asyncio.wait_for(self._inbox.get(), self._timeout)
+        except asyncio.TimeoutError:
+            event = None
+        if event is None:
+            self.close()
+            raise StopAsyncIteration
+        return event
+
+    def close(self) -> None:
+        self._done = True
+        self._session._unsubscribe(self._inbox)
+
+    def __del__(self) -> None:
+        self._session._unsubscribe(self._inbox)
+
+
+class AsyncResultsSubscription:
+    """An ``AsyncSubscription`` that yields only ``resultsUpdated``."""
+
+    def __init__(self, session: AsyncSession, timeout: Optional[float]) -> None:
+        self._events = AsyncSubscription(session, timeout)
+
+    def __aiter__(self) -> "AsyncResultsSubscription":
+        return self
+
+    async def __anext__(self) -> ResultsUpdate:
+        while True:
+            event = await self._events.__anext__()
+            if isinstance(event, ResultsUpdate):
+                return event
+
+    def close(self) -> None:
+        self._events.close()
