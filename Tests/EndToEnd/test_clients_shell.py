@@ -79,6 +79,17 @@ def test_call_exits_2_when_no_daemon_can_be_reached(short_tmp):
     assert result.returncode == 2 and "quarry call" in result.stderr
 
 
+def test_call_can_show_the_notifications_before_the_reply(people, short_tmp):
+    path = os.path.join(short_tmp, "more.ndjson")
+    with open(path, "w") as file:
+        file.write('{"objectID":"9","name":"Zed"}\n')
+    result = quarry(people, "call", "importFile", json.dumps({"index": "more", "path": path, "workDoneToken": "t"}),
+                    "--notifications")
+    assert json.loads(result.stdout)["imported"] == 1
+    kinds = [json.loads(line)["params"]["value"]["kind"] for line in result.stderr.splitlines()]
+    assert kinds[0] == "begin" and kinds[-1] == "end"
+
+
 def test_call_in_a_pipeline(people):
     pipeline = f"'{quarry_binary()}' call search '{{\"index\":\"people\",\"query\":\"pitt\"}}' --socket '{people.path}'" \
                " | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"hits\"][0][\"name\"])'"

@@ -192,3 +192,13 @@ def test_notifications_reach_listeners(client, tmp):
     client.on_notification(lambda method, params: seen.set())
     client.call("importFile", {"index": "one", "path": path, "workDoneToken": "tok"})
     assert seen.wait(5)
+
+
+def test_search_for_facet_values(client, people):
+    if "searchForFacetValues" not in client.server_info.methods:
+        pytest.skip("the daemon has no searchForFacetValues yet (engine part 2)")
+    client.set_settings("people", {"attributesForFaceting": ["searchable(tags)"]})
+    client.save_objects("people", people)
+    response = client.search_for_facet_values("people", "tags", "act")
+    assert isinstance(response, quarry.FacetSearchResponse)
+    assert [(hit.value, hit.count) for hit in response.facet_hits] == [("actor", 2)]
