@@ -102,49 +102,65 @@ def keystrokes():
             yield query[:length]
 
 
-def measure_session(client, rounds):
-    client.call("openSession", {"session": "bench", "searchers": [
-        {"type": "hits", "index": "catalogue", "hitsPerPage": 20, "facets": FACETS},
-        {"type": "facets", "index": "catalogue", "attribute": "brand"}]})
-    samples = []
-    for round_ in range(rounds + 1):
-        for text in keystrokes():
-            start = time.perf_counter_ns()
-            version = client.call("setQuery", {"session": "bench", "query": text})["stateVersion"]
-            client.wait(results_of(version))
-            if round_ > 0:  # the first round warms up
-                samples.append(time.perf_counter_ns() - start)
-            client.pending = [m for m in client.pending if "id" in m]  # drop older pushes
-    return samples
+def open_bench_session(client, index, name):
+    client.call("openSession", {"session": name, "searchers": [
+        {"type": "hits", "index": index, "hitsPerPage": 20, "facets": FACETS},
+        {"type": "facets", "index": index, "attribute": "brand"}]})
 
 
-def measure_one_shot(client, rounds):
-    samples = []
+def keystroke_by_session(client, name, text):
+    start = time.perf_counter_ns()
+    version = client.call("setQuery", {"session": name, "query": text})["stateVersion"]
+    client.wait(results_of(version))
+    client.pending = [m for m in client.pending if "id" in m]  # drop older pushes
+    return time.perf_counter_ns() - start
+
+
+def keystroke_by_one_shot(client, index, text):
+    start = time.perf_counter_ns()
+    client.call("search", {"index": index, "query": text, "hitsPerPage": 20, "facets": FACETS})
+    client.call("search", {"index": index, "query": "", "hitsPerPage": 0, "facets": ["brand"], "maxValuesPerFacet": 1000})
+    return time.perf_counter_ns() - start
+
+
+def measure_keystrokes(client, index, rounds):
+    """Session and one-shot timings of the same keystrokes, interleaved so a
+    busy machine slows both alike. The first round warms up."""
+    name = f"bench-{index}"
+    open_bench_session(client, index, name)
+    session, one_shot = [], []
     for round_ in range(rounds + 1):
         for text in keystrokes():
-            start = time.perf_counter_ns()
-            client.call("search", {"index": "catalogue", "query": text, "hitsPerPage": 20, "facets": FACETS})
-            client.call("search", {"index": "catalogue", "query": "", "hitsPerPage": 0, "facets": ["brand"],
-                                   "maxValuesPerFacet": 1000})
+            a = keystroke_by_session(client, name, text)
+            b = keystroke_by_one_shot(client, index, text)
             if round_ > 0:
-                samples.append(time.perf_counter_ns() - start)
-    return samples
+                session.append(a)
+                one_shot.append(b)
+    return session, one_shot
 
 
-def measure_fanout(path, connections, changes):
+def report(label, session, one_shot):
+    s, o = quantiles(session), quantiles(one_shot)
+    deltas = sorted(a - b for a, b in zip(session, one_shot))
+    print(f"{label:<10} session setQuery→resultsUpdated    p50={s[0]:8.2f} ms  p99={s[1]:8.2f} ms  n={s[2]}")
+    print(f"{label:<10} same 2 searches as one-shot search p50={o[0]:8.2f} ms  p99={o[1]:8.2f} ms")
+    print(f"{label:<10} session minus one-shot, per key    p50={deltas[len(deltas) // 2] / 1e6:+8.2f} ms")
+
+
+def measure_fanout(path, connections, changes, session):
     clients = [Client(path) for _ in range(connections)]
     for client in clients:
         client.call("initialize")
-    clients[0].call("openSession", {"session": "fan", "searchers": [{"type": "hits", "index": "small", "hitsPerPage": 20}]})
+    clients[0].call("openSession", {"session": session, "searchers": [{"type": "hits", "index": "small", "hitsPerPage": 20}]})
     for client in clients[1:]:
-        client.call("openSession", {"session": "fan"})
+        client.call("openSession", {"session": session})
     selector = selectors.DefaultSelector()
     for client in clients:
         selector.register(client.sock, selectors.EVENT_READ, client)
     samples = []
     for change in range(changes + 10):
         start = time.perf_counter_ns()
-        version = clients[0].call("setQuery", {"session": "fan", "query": WORDS[change % len(WORDS)][: 1 + change % 3]})["stateVersion"]
+        version = clients[0].call("setQuery", {"session": session, "query": WORDS[change % len(WORDS)][: 1 + change % 3]})["stateVersion"]
         waiting = set(range(connections))
         done = lambda c: any(results_of(version)(m) for m in c.pending)
         waiting = {i for i in waiting if not done(clients[i])}
@@ -180,17 +196,17 @@ def run(binary, count, rounds):
                 "searchableAttributes": ["name", "brand", "category"], "customRanking": ["desc(popularity)"],
                 "attributesForFaceting": ["searchable(brand)", "category", "color", "rating", "price"]}})
             print(f"{count} records imported in {time.monotonic() - start:.1f} s")
-            session = quantiles(measure_session(client, rounds))
-            one_shot = quantiles(measure_one_shot(client, rounds))
-            print(f"{count:>8} docs  session setQuery→resultsUpdated  p50={session[0]:8.2f} ms  p99={session[1]:8.2f} ms  n={session[2]}")
-            print(f"{count:>8} docs  same 2 searches as one-shot search p50={one_shot[0]:8.2f} ms  p99={one_shot[1]:8.2f} ms  n={one_shot[2]}")
-            print(f"{count:>8} docs  session minus one-shot            p50={session[0] - one_shot[0]:+8.2f} ms")
+            report(f"{count} docs", *measure_keystrokes(client, "catalogue", rounds))
 
             small = os.path.join(tmp, "small.ndjson")
             catalogue(small, 1000, seed=11)
-            client.call("importFile", {"index": "small", "path": small})
-            fan = quantiles(measure_fanout(path, 100, 100))
-            print(f"fan-out 100 connections (1k docs) setQuery→last resultsUpdated  p50={fan[0]:8.2f} ms  p99={fan[1]:8.2f} ms  n={fan[2]}")
+            client.call("importFile", {"index": "small", "path": small, "settings": {
+                "attributesForFaceting": ["searchable(brand)", "category", "color", "rating", "price"]}})
+            report("1000 docs", *measure_keystrokes(client, "small", rounds))
+            for connections in (1, 100):
+                fan = quantiles(measure_fanout(path, connections, 100, session=f"fan{connections}"))
+                print(f"fan-out {connections:>3} connections (1k docs) setQuery→last resultsUpdated  "
+                      f"p50={fan[0]:8.2f} ms  p99={fan[1]:8.2f} ms  n={fan[2]}")
         finally:
             process.terminate()
             process.wait()

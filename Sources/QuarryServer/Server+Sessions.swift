@@ -47,17 +47,17 @@ extension Server {
     }
 
     func addHitsSearcher(_ request: AddHitsSearcherRequest, _ context: RequestContext) throws(ResponseError) -> SessionChangeResponse {
-        try change(request) { state, backend throws(SessionError) in
+        try changeAddingSearcher(request, { state, backend throws(SessionError) in
             _ = try backend.settings(index: request.searcher.index)
             return state.addSearcher(SearcherSpec.hits(request.searcher).kind)
-        }
+        })
     }
 
     func addFacetsSearcher(_ request: AddFacetsSearcherRequest, _ context: RequestContext) throws(ResponseError) -> SessionChangeResponse {
-        try change(request) { state, backend throws(SessionError) in
+        try changeAddingSearcher(request, { state, backend throws(SessionError) in
             _ = try backend.settings(index: request.searcher.index)
             return state.addSearcher(SearcherSpec.facets(request.searcher).kind)
-        }
+        })
     }
 
     func removeSearcher(_ request: RemoveSearcherRequest, _ context: RequestContext) throws(ResponseError) -> SessionChangeResponse {
@@ -151,8 +151,10 @@ extension Server {
         let plan = try sessionCall(LoadPageRequest.self) { () throws(SessionError) in
             try sessions.session(request.session).pagePlan(searcher: request.searcher, page: request.page, version: request.stateVersion)
         }
-        let result = SearchResults.run(plan, backend: sessionBackend).first ?? .null
-        if let message = result["error"]?["message"]?.stringValue { throw .internalError("internal error: \(message)") }
+        let result = try sessionCall(LoadPageRequest.self) { () throws(SessionError) -> JSON in
+            guard let (searcher, request) = plan.requests.first else { throw .searcherNotFound(request.searcher) }
+            return try SearchResults.result(searcher, request, state: plan.state, backend: sessionBackend)
+        }
         return JSONResponse(["session": .string(request.session), "stateVersion": JSON(plan.version),
                              "searcher": .string(request.searcher), "result": result])
     }
@@ -163,9 +165,19 @@ extension Server {
     private func change<Request: RequestType & SessionScoped, T>(
         _ request: Request, _ body: (inout SessionState, any SearchBackend) throws(SessionError) -> T
     ) throws(ResponseError) -> SessionChangeResponse {
+        try changeAddingSearcher(request, { state, backend throws(SessionError) -> String? in
+            _ = try body(&state, backend)
+            return nil
+        })
+    }
+
+    /// A change that creates a searcher, replied with its id too.
+    private func changeAddingSearcher<Request: RequestType & SessionScoped>(
+        _ request: Request, _ body: (inout SessionState, any SearchBackend) throws(SessionError) -> String?
+    ) throws(ResponseError) -> SessionChangeResponse {
         try sessionCall(Request.self) { () throws(SessionError) -> SessionChangeResponse in
-            let (value, snapshot) = try sessions.session(request.session).change(body)
-            return SessionChangeResponse(session: snapshot.session, stateVersion: snapshot.version, searcher: value as? String)
+            let (searcher, snapshot) = try sessions.session(request.session).change(body)
+            return SessionChangeResponse(session: snapshot.session, stateVersion: snapshot.version, searcher: searcher)
         }
     }
 

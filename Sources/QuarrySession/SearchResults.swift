@@ -7,34 +7,41 @@ public enum SearchResults {
     /// Runs every request of `plan` on `backend` (on the caller's thread).
     public static func run(_ plan: SearchPlan, backend: any SearchBackend) -> [JSON] {
         plan.requests.map { searcher, request in
-            var result: JSONObject = ["searcher": .string(searcher.id)]
             do throws(SessionError) {
-                switch request {
-                case .hits(let index, let parameters):
-                    result["type"] = "hits"
-                    result["index"] = .string(index)
-                    let response = try backend.search(index: index, parameters: parameters)
-                    result.merge(hitsResult(response, searcher: searcher, state: plan.state)) { _, new in new }
-                case .emptyHits(let hitsPerPage):
-                    result["type"] = "hits"
-                    result["index"] = .string(searcher.index)
-                    let empty: JSONObject = ["hits": [], "nbHits": 0, "page": 0, "nbPages": 0,
-                                             "hitsPerPage": JSON(hitsPerPage ?? 20), "processingTimeMS": 0, "facets": [:]]
-                    result.merge(hitsResult(empty, searcher: searcher, state: plan.state)) { _, new in new }
-                case .facetValues(let index, let attribute, let parameters):
-                    result["type"] = "facets"
-                    result["index"] = .string(index)
-                    result["attribute"] = .string(attribute)
-                    let response = try backend.searchForFacetValues(index: index, attribute: attribute, parameters: parameters)
-                    result.merge(facetsResult(response, attribute: attribute, state: plan.state)) { _, new in new }
-                }
+                return try result(searcher, request, state: plan.state, backend: backend)
             } catch {
-                result["type"] = .string(searcher.json["type"]?.stringValue ?? "hits")
-                result["index"] = .string(searcher.index)
-                result["error"] = ["message": .string(error.description)]
+                let type: JSON = if case .facets = searcher.kind { "facets" } else { "hits" }
+                return ["searcher": .string(searcher.id), "type": type, "index": .string(searcher.index),
+                        "error": ["message": .string(error.description)]]
             }
-            return .object(result)
         }
+    }
+
+    /// One searcher's result, or the engine's error.
+    public static func result(
+        _ searcher: Searcher, _ request: SearchPlan.Request, state: SessionState, backend: any SearchBackend
+    ) throws(SessionError) -> JSON {
+        var result: JSONObject = ["searcher": .string(searcher.id)]
+        switch request {
+        case .hits(let index, let parameters):
+            result["type"] = "hits"
+            result["index"] = .string(index)
+            let response = try backend.search(index: index, parameters: parameters)
+            result.merge(hitsResult(response, searcher: searcher, state: state)) { _, new in new }
+        case .emptyHits(let hitsPerPage):
+            result["type"] = "hits"
+            result["index"] = .string(searcher.index)
+            let empty: JSONObject = ["hits": [], "nbHits": 0, "page": 0, "nbPages": 0,
+                                     "hitsPerPage": JSON(hitsPerPage ?? 20), "processingTimeMS": 0, "facets": [:]]
+            result.merge(hitsResult(empty, searcher: searcher, state: state)) { _, new in new }
+        case .facetValues(let index, let attribute, let parameters):
+            result["type"] = "facets"
+            result["index"] = .string(index)
+            result["attribute"] = .string(attribute)
+            let response = try backend.searchForFacetValues(index: index, attribute: attribute, parameters: parameters)
+            result.merge(facetsResult(response, attribute: attribute, state: state)) { _, new in new }
+        }
+        return .object(result)
     }
 
     /// The engine's response with `facets` as refinement lists and, on a

@@ -310,3 +310,27 @@ def test_session_sharing_with_the_grace_period_over(data_dir, short_tmp, framing
         assert a.result("listSessions")["sessions"] == []
     finally:
         daemon.kill()
+
+
+def test_hierarchical_menu_selects_and_moves_up(shop, framing):
+    a = shop.connect(framing)
+    b = shop.connect(other_framing(framing))
+    open_session(a, SEARCHERS)
+    open_session(b)
+    levels = ["category.lvl0", "category.lvl1"]
+
+    def pick(path):
+        version = a.result("setHierarchicalFilter", {"session": "s", "attributes": levels, "path": path})["stateVersion"]
+        drain_until(b, lambda p: results_for(p, version))
+        return pushes(b, "stateChanged")[-1]["params"]["state"]
+
+    state = pick("Music > Rock")
+    assert state["hierarchicalMenus"] == [{"name": "category.lvl0", "attributes": levels, "separator": " > ", "path": "Music > Rock"}]
+    assert state["filters"] == '( "category.lvl1":"Music > Rock" )'
+    results = hits_result(pushes(b, "resultsUpdated")[-1])["facets"]
+    assert set(levels) <= set(results), "every level is listed"
+    assert pick("Music > Rock")["hierarchicalMenus"][0]["path"] == "Music", "the same path again goes up one level"
+    state = pick("Music")
+    assert state["hierarchicalMenus"][0]["path"] is None and state["filterGroups"] == []
+    reply = a.request("setHierarchicalFilter", {"session": "s", "attributes": levels, "path": "a > b > c"})
+    assert reply["error"]["code"] == -32602 and reply["error"]["data"]["parameter"] == "path"
