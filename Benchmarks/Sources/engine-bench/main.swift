@@ -69,11 +69,15 @@ try? FileManager.default.removeItem(atPath: path)
 print(String(format: "reopen: %.3f s (%d documents)", seconds(readTime), reopened?.documentCount ?? 0))
 reopened = nil
 
-// Small write batch on the big index.
+// Small write batch on the big index, then the full compaction an owner would run in the background.
+var updated: SearchIndex? = nil
 let updateTime = clock.measure {
-    _ = index.updating(upserts: [(DocID(count + 1), Catalogue.record(count + 1, random: &random))], deletions: [0])
+    updated = index.updating(upserts: [(DocID(count + 1), Catalogue.record(count + 1, random: &random))], deletions: [0])
 }
 print(String(format: "updating one record: %.2f ms", seconds(updateTime) * 1000))
+let compactTime = clock.measure { _ = updated?.compacted() }
+print(String(format: "compacted() after it (full merge from token lists): %.2f s", seconds(compactTime)))
+updated = nil
 
 let source = ArrayRecords(records: records)
 // `engine-bench N rounds "query"` repeats one query, for profiling.

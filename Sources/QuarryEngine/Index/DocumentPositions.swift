@@ -1,15 +1,52 @@
 /// Where, inside one document, does each of its words occur?
 ///
 /// Per document (by ordinal) the tokens in reading order: the term id and a `Location` (attribute slot
-/// and word position). Proximity and the per-hit ranking details read a few dozen entries for the few
-/// documents that reach the page; merges read them to rebuild a segment without the records.
+/// and word position). Proximity, the token strategy of `Candidates` and per-hit ranking details read
+/// them; merges read them to rebuild a segment without the records. Each token is three interleaved
+/// UInt16s (term high, term low, location): 6 bytes, and one cache miss per document, not two.
 struct DocumentPositions: Sendable {
-    /// `starts[d]..<starts[d + 1]` are document `d`'s tokens.
+    /// `starts[d]..<starts[d + 1]` are document `d`'s token indices.
     let starts: [UInt32]
-    let terms: [UInt32]
-    let locations: [UInt16]
+    let tokens: [UInt16]
+
+    init(starts: [UInt32], tokens: [UInt16]) {
+        self.starts = starts
+        self.tokens = tokens
+    }
+
+    init(starts: [UInt32], terms: [UInt32], locations: [UInt16]) {
+        var tokens = [UInt16]()
+        tokens.reserveCapacity(terms.count * 3)
+        for (term, location) in zip(terms, locations) {
+            tokens.append(UInt16(truncatingIfNeeded: term >> 16))
+            tokens.append(UInt16(truncatingIfNeeded: term))
+            tokens.append(location)
+        }
+        self.init(starts: starts, tokens: tokens)
+    }
+
+    var tokenCount: Int { tokens.count / 3 }
 
     func range(of doc: Int) -> Range<Int> { Int(starts[doc])..<Int(starts[doc + 1]) }
+
+    func term(_ t: Int) -> Int { Int(tokens[3 * t]) << 16 | Int(tokens[3 * t + 1]) }
+
+    func location(_ t: Int) -> UInt16 { tokens[3 * t + 2] }
+
+    /// Raw access for hot loops.
+    func withTokens<R>(_ body: (TokenView) -> R) -> R {
+        tokens.withUnsafeBufferPointer { body(TokenView(raw: $0)) }
+    }
+}
+
+struct TokenView {
+    let raw: UnsafeBufferPointer<UInt16>
+
+    @inline(__always)
+    func term(_ t: Int) -> Int { Int(raw[3 * t]) << 16 | Int(raw[3 * t + 1]) }
+
+    @inline(__always)
+    func location(_ t: Int) -> UInt16 { raw[3 * t + 2] }
 }
 
 /// A word's place in 16 bits: attribute slot in bits 10…14 (slots past 31 share 31), position in

@@ -39,8 +39,7 @@ extension SearchIndex {
             writer.write(array: segment.postings.docs)
             writer.write(array: segment.postings.scores)
             writer.write(array: segment.positions.starts)
-            writer.write(array: segment.positions.terms)
-            writer.write(array: segment.positions.locations)
+            writer.write(array: segment.positions.tokens)
             writer.write(array: segment.lookup)
             writer.write(array: deadSet.words)
         }
@@ -54,7 +53,7 @@ extension SearchIndex {
     private var estimatedFileSize: Int {
         segments.reduce(64) { total, s in
             total + s.docIDs.count * 4 + s.sortValues.count * 8 + s.dictionary.bytes.count + s.dictionary.offsets.count * 4
-                + s.postings.docs.count * 6 + s.positions.terms.count * 6 + s.lookup.count * 8 + 256
+                + s.postings.docs.count * 6 + s.positions.tokens.count * 2 + s.lookup.count * 8 + 256
         }
     }
 
@@ -103,8 +102,7 @@ extension SearchIndex {
             let postings = Postings(offsets: try reader.readArray(of: UInt32.self), docs: try reader.readArray(of: UInt32.self),
                                     scores: try reader.readArray(of: UInt16.self))
             let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self),
-                                              terms: try reader.readArray(of: UInt32.self),
-                                              locations: try reader.readArray(of: UInt16.self))
+                                              tokens: try reader.readArray(of: UInt16.self))
             let lookup = try reader.readArray(of: UInt64.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
@@ -123,11 +121,11 @@ extension SearchIndex {
         guard terms >= 0, s.dictionary.offsets.last.map({ Int($0) == s.dictionary.bytes.count }) ?? false,
               s.postings.offsets.count == terms + 1, s.postings.offsets.last.map({ Int($0) == s.postings.docs.count }) ?? false,
               s.postings.scores.count == s.postings.docs.count,
-              s.positions.starts.count == n + 1, s.positions.starts.last.map({ Int($0) == s.positions.terms.count }) ?? false,
-              s.positions.locations.count == s.positions.terms.count,
+              s.positions.starts.count == n + 1, s.positions.starts.last.map({ Int($0) == s.positions.tokenCount }) ?? false,
+              s.positions.tokens.count % 3 == 0,
               s.sortValues.count == n * s.keyCount, s.lookup.count == n,
               s.sortRanks.allSatisfy({ $0.count == n }),
-              s.postings.docs.allSatisfy({ Int($0) < n }), s.positions.terms.allSatisfy({ Int($0) < terms }),
+              s.postings.docs.allSatisfy({ Int($0) < n }), (0..<s.positions.tokenCount).allSatisfy({ s.positions.term($0) < terms }),
               zip(s.dictionary.offsets, s.dictionary.offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
               zip(s.postings.offsets, s.postings.offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
               zip(s.positions.starts, s.positions.starts.dropFirst()).allSatisfy({ $0 <= $1 })

@@ -55,8 +55,8 @@ struct SegmentBuilder {
             docIDs.append(segment.docIDs[ordinal])
             values.append(contentsOf: segment.values(of: ordinal))
             for t in segment.positions.range(of: ordinal) {
-                tokenTerms.append(termMap[Int(segment.positions.terms[t])])
-                tokenLocations.append(segment.positions.locations[t])
+                tokenTerms.append(termMap[segment.positions.term(t)])
+                tokenLocations.append(segment.positions.location(t))
             }
             tokenStarts.append(UInt32(tokenTerms.count))
         }
@@ -85,8 +85,9 @@ struct SegmentBuilder {
             newDocIDs.append(docIDs[old])
             newValues.append(contentsOf: values[old * keyCount..<(old + 1) * keyCount])
         }
+        let postings = Self.postings(starts: starts, terms: terms, locations: locations, termCount: dictionary.count,
+                                     layout: layout)
         let positions = DocumentPositions(starts: starts, terms: terms, locations: locations)
-        let postings = Self.postings(positions: positions, termCount: dictionary.count, layout: layout)
         let sortRanks = order.sortCriterionKeys.map { key in
             Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
         }
@@ -141,13 +142,14 @@ struct SegmentBuilder {
     }
 
     /// Per term, the documents holding it, each with its best `AttributeScore`.
-    static func postings(positions: DocumentPositions, termCount: Int, layout: SearchableLayout) -> Postings {
-        let docCount = positions.starts.count - 1
+    static func postings(starts: [UInt32], terms: [UInt32], locations: [UInt16], termCount: Int,
+                         layout: SearchableLayout) -> Postings {
+        let docCount = starts.count - 1
         var lastDoc = [Int32](repeating: -1, count: termCount)
         var offsets = [UInt32](repeating: 0, count: termCount + 1)
         for doc in 0..<docCount {
-            for t in positions.range(of: doc) {
-                let term = Int(positions.terms[t])
+            for t in Int(starts[doc])..<Int(starts[doc + 1]) {
+                let term = Int(terms[t])
                 if lastDoc[term] != Int32(doc) { lastDoc[term] = Int32(doc); offsets[term + 1] += 1 }
             }
         }
@@ -159,9 +161,9 @@ struct SegmentBuilder {
         var entry = [UInt32](repeating: 0, count: termCount)
         for i in 0..<termCount { lastDoc[i] = -1 }
         for doc in 0..<docCount {
-            for t in positions.range(of: doc) {
-                let term = Int(positions.terms[t])
-                let location = positions.locations[t]
+            for t in Int(starts[doc])..<Int(starts[doc + 1]) {
+                let term = Int(terms[t])
+                let location = locations[t]
                 let slot = Location.slot(location)
                 var score = AttributeScore.make(rank: layout.rank(ofSlot: slot), position: Location.position(location),
                                                 ordered: layout.isOrdered(slot: slot))

@@ -25,6 +25,8 @@ struct Candidates {
     /// No survivor has a lower attribute score: lets ranking stop as soon as the page holds enough
     /// documents this good (with a prefix like `musi`, nothing ever sits at position 0).
     var bestAttribute: UInt16 = 0
+    /// Per ordinal proximity, when it was computed while the document's tokens were being read anyway.
+    var proximity: [UInt16]?
 
     /// Ordinals of the live candidates, ascending; stops when `body` returns false.
     @inline(__always)
@@ -53,8 +55,9 @@ struct Candidates {
     }
 
     /// `preferTokens` forces the strategy for later words (tests compare both); nil picks the cheaper.
+    /// `proximity`: a scorer when ranking needs proximity; used when the last word reads token lists.
     static func collect(segment: Segment, dead: Bitset, words: [MatchedTerms], layout: SearchableLayout,
-                        preferTokens: Bool? = nil) -> Candidates {
+                        proximity scorer: ProximityScorer? = nil, preferTokens: Bool? = nil) -> Candidates {
         var result = Candidates()
         guard !words.isEmpty else { return result }
         let postings = segment.postings
@@ -65,33 +68,63 @@ struct Candidates {
         let firstSize = size(words[order[0]])
         if firstSize == 0 { return result }
         let n = segment.count
-        let averageTokens = max(1, segment.positions.terms.count / max(n, 1))
+        let averageTokens = max(1, segment.positions.tokenCount / max(n, 1))
         var stamp = [UInt8](repeating: 0, count: n)
         var typo = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
         var exact = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
         var attribute = [UInt16](unsafeUninitializedCapacity: n) { $1 = n }
         var alive: [UInt32] = []
-        alive.reserveCapacity(min(firstSize, n))
+        // The first word's documents go to a raw buffer: appending to an array costs a uniqueness check each.
+        let firstList = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: min(firstSize, n))
+        defer { firstList.deallocate() }
+        var firstCount = 0
+        /// One word matching many documents: survivors are simply the documents stamped by its scan.
+        var singleDense = false
         var final: UInt8 = 1
         var bestAttribute = UInt16.max
+        var proximity: [UInt16]?
         stamp.withUnsafeMutableBufferPointer { stamp in
             typo.withUnsafeMutableBufferPointer { typo in
                 exact.withUnsafeMutableBufferPointer { exact in
                     attribute.withUnsafeMutableBufferPointer { attribute in
-                        var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute)
+                        var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute, firstList: firstList)
                         for (p, w) in order.enumerated() {
-                            if p > 0 && (preferTokens ?? (alive.count * averageTokens < size(words[w]))) {
-                                scratch.forward(&alive, word: words[w], segment: segment, layout: layout)
+                            if p == 0 && firstSize > n / 8 {
+                                // Many postings: branch-free min-updates, then one pass to count (and list).
+                                firstCount = scratch.scanDense(postings, words[w])
+                                singleDense = order.count == 1 && firstCount > n / 32
+                                if !singleDense {
+                                    alive.reserveCapacity(firstCount)
+                                    for d in 0..<n where stamp[d] == 1 { alive.append(UInt32(d)) }
+                                }
+                                continue
+                            }
+                            if p == 0 {
+                                scratch.scan(postings, words[w], seen: 0, hit: 1, first: true)
+                                firstCount = scratch.firstCount
+                                singleDense = order.count == 1 && firstCount > n / 32
+                                if !singleDense { alive = Array(firstList[0..<firstCount]) }
+                                continue
+                            }
+                            // Ranking would read the survivors' tokens for proximity anyway: favour tokens for the last word.
+                            let last = p == order.count - 1 ? scorer : nil
+                            let tokenCost = alive.count * averageTokens / (last == nil ? 1 : 2)
+                            if p > 0 && (preferTokens ?? (tokenCost < size(words[w]))) {
+                                if last != nil { proximity = [UInt16](unsafeUninitializedCapacity: n) { $1 = n } }
+                                scratch.forward(&alive, word: words[w], index: w, segment: segment, layout: layout,
+                                                scorer: last, proximity: &proximity)
                                 continue
                             }
                             let seen = UInt8(2 * p), hit = UInt8(2 * p + 1)
-                            if p > 0 { for d in alive { stamp[Int(d)] = seen } }
-                            scratch.scan(postings, words[w], seen: seen, hit: hit, first: p == 0, alive: &alive)
-                            if p > 0 { alive.removeAll { stamp[Int($0)] != hit } }
+                            for d in alive { stamp[Int(d)] = seen }
+                            scratch.scan(postings, words[w], seen: seen, hit: hit, first: false)
+                            alive.removeAll { stamp[Int($0)] != hit }
                         }
                         // Survivors all get one final stamp, so the dense view can find them by scanning.
-                        final = UInt8(2 * order.count + 1)
-                        for d in alive { stamp[Int(d)] = final }
+                        if !singleDense {
+                            final = UInt8(2 * order.count + 1)
+                            for d in alive { stamp[Int(d)] = final }
+                        }
                         bestAttribute = scratch.bestAttribute
                     }
                 }
@@ -99,7 +132,14 @@ struct Candidates {
         }
         result.final = final
         result.bestAttribute = bestAttribute
-        if alive.count > n / 32 {
+        result.proximity = proximity
+        if singleDense {
+            result.list = nil
+            result.count = firstCount
+            if dead.count > 0 {
+                for d in 0..<n where stamp[d] == final && dead.contains(d) { result.count -= 1 }
+            }
+        } else if alive.count > n / 32 {
             result.list = nil
             result.count = alive.count - (dead.count == 0 ? 0 : alive.count { dead.contains(Int($0)) })
         } else {
@@ -121,19 +161,26 @@ struct Candidates {
         let typo: UnsafeMutableBufferPointer<UInt8>
         let exact: UnsafeMutableBufferPointer<UInt8>
         let attribute: UnsafeMutableBufferPointer<UInt16>
+        /// The first word's documents, in posting order.
+        let firstList: UnsafeMutableBufferPointer<UInt32>
+        var firstCount = 0
         /// The lowest attribute score any matching posting or token had.
         var bestAttribute = UInt16.max
 
         init(stamp: UnsafeMutableBufferPointer<UInt8>, typo: UnsafeMutableBufferPointer<UInt8>,
-             exact: UnsafeMutableBufferPointer<UInt8>, attribute: UnsafeMutableBufferPointer<UInt16>) {
+             exact: UnsafeMutableBufferPointer<UInt8>, attribute: UnsafeMutableBufferPointer<UInt16>,
+             firstList: UnsafeMutableBufferPointer<UInt32>) {
             self.stamp = stamp
             self.typo = typo
             self.exact = exact
             self.attribute = attribute
+            self.firstList = firstList
         }
 
-        /// Postings strategy: documents stamped `seen` that the word hits become `hit`.
-        mutating func scan(_ postings: Postings, _ word: MatchedTerms, seen: UInt8, hit: UInt8, first: Bool, alive: inout [UInt32]) {
+        /// Postings strategy: documents stamped `seen` that the word hits become `hit` (`first`: the
+        /// first word, whose documents are recorded in `firstList`).
+        mutating func scan(_ postings: Postings, _ word: MatchedTerms, seen: UInt8, hit: UInt8, first: Bool) {
+            var firstCount = self.firstCount
             let flag = AttributeScore.typoDisabledFlag
             var lowest = UInt16.max
             postings.docs.withUnsafeBufferPointer { docs in
@@ -150,7 +197,8 @@ struct Candidates {
                                 if st == seen {
                                     stamp[d] = hit
                                     if first {
-                                        alive.append(UInt32(d))
+                                        firstList[firstCount] = UInt32(d)
+                                        firstCount += 1
                                         typo[d] = t
                                         exact[d] = 0
                                         attribute[d] = s & ~flag
@@ -172,10 +220,50 @@ struct Candidates {
                 }
             }
             bestAttribute = min(bestAttribute, lowest)
+            self.firstCount = firstCount
+        }
+
+        /// First word with many postings: every posting stamps its document 1 and lowers its typo and
+        /// attribute, without the unpredictable first-or-repeat branch. Returns how many were stamped.
+        mutating func scanDense(_ postings: Postings, _ word: MatchedTerms) -> Int {
+            typo.initialize(repeating: .max)
+            attribute.initialize(repeating: .max)
+            exact.initialize(repeating: 0)
+            let flag = AttributeScore.typoDisabledFlag
+            var lowest = UInt16.max
+            postings.docs.withUnsafeBufferPointer { docs in
+                postings.scores.withUnsafeBufferPointer { scores in
+                    postings.offsets.withUnsafeBufferPointer { offsets in
+                        for run in word.runs {
+                            let t = UInt8(run.typos)
+                            for i in Int(offsets[run.terms.lowerBound])..<Int(offsets[run.terms.upperBound]) {
+                                let s = scores[i]
+                                if t > 0 && s & flag != 0 { continue }
+                                let d = Int(docs[i])
+                                stamp[d] = 1
+                                typo[d] = min(typo[d], t)
+                                attribute[d] = min(attribute[d], s & ~flag)
+                                lowest = min(lowest, s & ~flag)
+                            }
+                        }
+                        // The exact term has no typo, so its documents are all stamped already.
+                        if let e = word.exactTerm {
+                            for i in Int(offsets[e])..<Int(offsets[e + 1]) { exact[Int(docs[i])] = 1 }
+                        }
+                    }
+                }
+            }
+            bestAttribute = min(bestAttribute, lowest)
+            var count = 0
+            for d in 0..<stamp.count { count &+= Int(stamp[d]) }
+            return count
         }
 
         /// Token strategy: reads each surviving document's tokens; keeps those the word matches.
-        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, segment: Segment, layout: SearchableLayout) {
+        /// With a `scorer`, also computes each survivor's proximity while its tokens are in cache.
+        /// With a scorer, one pass per document does both (the word's match and the proximity).
+        mutating func forward(_ alive: inout [UInt32], word: MatchedTerms, index: Int, segment: Segment,
+                              layout: SearchableLayout, scorer: ProximityScorer?, proximity: inout [UInt16]?) {
             var lowest = UInt16.max
             let positions = segment.positions
             let single = word.runs.count == 1 ? word.runs[0] : nil
@@ -183,36 +271,52 @@ struct Candidates {
             var ranks = [UInt16](repeating: 0, count: 32), ordered = [Bool](repeating: true, count: 32)
             for slot in 0..<32 { ranks[slot] = UInt16(min(layout.rank(ofSlot: slot), 31)); ordered[slot] = layout.isOrdered(slot: slot) }
             var kept = 0
-            positions.terms.withUnsafeBufferPointer { terms in
-                positions.locations.withUnsafeBufferPointer { locations in
-                    for d in alive {
-                        var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
-                        for t in Int(positions.starts[Int(d)])..<Int(positions.starts[Int(d) + 1]) {
-                            let term = Int(terms[t])
-                            let typos: Int
-                            if let single {
-                                guard single.terms.contains(term) else { continue }
-                                typos = single.typos
-                            } else {
-                                guard let found = word.typos(of: term) else { continue }
-                                typos = found
-                            }
-                            let location = locations[t]
-                            if typos > 0 && location & disabled != 0 { continue }
-                            bestTypo = min(bestTypo, typos)
-                            let slot = Location.slot(location)
-                            let score = ranks[slot] << 10 | (ordered[slot] ? UInt16(Location.position(location)) : 0)
-                            bestScore = min(bestScore, score)
-                            if term == word.exactTerm { isExact = true }
+            if let scorer {
+                let blank = ProximityScorer.WordMatch(ranks: ranks, ordered: ordered)
+                for d in alive {
+                    var match: ProximityScorer.WordMatch? = blank
+                    let distance = scorer.proximity(of: Int(d), target: index, match: &match)
+                    guard let m = match, m.typos != Int.max else { continue }
+                    lowest = min(lowest, m.score)
+                    typo[Int(d)] &+= UInt8(m.typos)
+                    attribute[Int(d)] = min(attribute[Int(d)], m.score)
+                    if m.exact { exact[Int(d)] += 1 }
+                    proximity?[Int(d)] = UInt16(distance)
+                    alive[kept] = d
+                    kept += 1
+                }
+                alive.removeLast(alive.count - kept)
+                bestAttribute = min(bestAttribute, lowest)
+                return
+            }
+            positions.withTokens { tokens in
+                for d in alive {
+                    var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
+                    for t in Int(positions.starts[Int(d)])..<Int(positions.starts[Int(d) + 1]) {
+                        let term = tokens.term(t)
+                        let typos: Int
+                        if let single {
+                            guard single.terms.contains(term) else { continue }
+                            typos = single.typos
+                        } else {
+                            guard let found = word.typos(of: term) else { continue }
+                            typos = found
                         }
-                        guard bestTypo != Int.max else { continue }
-                        lowest = min(lowest, bestScore)
-                        typo[Int(d)] &+= UInt8(bestTypo)
-                        attribute[Int(d)] = min(attribute[Int(d)], bestScore)
-                        if isExact { exact[Int(d)] += 1 }
-                        alive[kept] = d
-                        kept += 1
+                        let location = tokens.location(t)
+                        if typos > 0 && location & disabled != 0 { continue }
+                        bestTypo = min(bestTypo, typos)
+                        let slot = Location.slot(location)
+                        let score = ranks[slot] << 10 | (ordered[slot] ? UInt16(Location.position(location)) : 0)
+                        bestScore = min(bestScore, score)
+                        if term == word.exactTerm { isExact = true }
                     }
+                    guard bestTypo != Int.max else { continue }
+                    lowest = min(lowest, bestScore)
+                    typo[Int(d)] &+= UInt8(bestTypo)
+                    attribute[Int(d)] = min(attribute[Int(d)], bestScore)
+                    if isExact { exact[Int(d)] += 1 }
+                    alive[kept] = d
+                    kept += 1
                 }
             }
             alive.removeLast(alive.count - kept)

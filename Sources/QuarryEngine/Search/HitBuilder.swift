@@ -55,7 +55,11 @@ struct HitBuilder {
 
     /// `attributesToHighlight`, or the searchable attributes' top-level names, or every attribute.
     private func highlightedAttributes(_ record: JSONObject) -> [String] {
-        if let names = parameters.attributesToHighlight { return names }
+        if let names = parameters.attributesToHighlight {
+            // A nested path highlights its top-level attribute, which mirrors everything inside.
+            var seen = Set<String>()
+            return names.compactMap { $0.split(separator: ".").first.map(String.init) }.filter { seen.insert($0).inserted }
+        }
         if index.layout.isDynamic { return record.keys.filter { $0 != "objectID" } }
         var seen = Set<String>(), names: [String] = []
         for components in index.layout.components {

@@ -12,9 +12,10 @@ extension SearchIndex {
         let started = ContinuousClock.now
         let words = QueryWords.parse(parameters)
         let hitsPerPage = parameters.hitsPerPage
-        let (product, overflow) = (parameters.page + 1).multipliedReportingOverflow(by: hitsPerPage)
-        let wanted = min(overflow ? Int.max : product, parameters.paginationLimitedTo)
-        let pageStart = parameters.page * hitsPerPage
+        // Saturating: a huge `page` must mean "past the end", not an overflow trap.
+        let (start, startOverflow) = parameters.page.multipliedReportingOverflow(by: hitsPerPage)
+        let pageStart = startOverflow ? Int.max : start
+        let wanted = min(pageStart > Int.max - hitsPerPage ? Int.max : pageStart + hitsPerPage, parameters.paginationLimitedTo)
         let ranking = RankingLayout(ranking: settings.ranking)
 
         var matchedTerms: [[MatchedTerms]] = []
@@ -29,7 +30,8 @@ extension SearchIndex {
                 let matcher = TypoMatcher(dictionary: segment.dictionary)
                 let terms = words.map { matcher.match($0) }
                 matchedTerms.append(terms)
-                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms, layout: layout)
+                let scorer = ranking.hasProximity && words.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
+                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms, layout: layout, proximity: scorer)
                 if let restricted = parameters.restrictSearchableAttributes {
                     restrict(&found, segment: s, words: terms, to: restricted)
                 }

@@ -12,7 +12,18 @@ final class SearchCandidateStrategyTests: XCTestCase {
         var matched = 0
         try forEachQuery { query, index, segment, terms in
             let scan = Candidates.collect(segment: segment, dead: index.dead[0], words: terms, layout: index.layout, preferTokens: false)
-            let tokens = Candidates.collect(segment: segment, dead: index.dead[0], words: terms, layout: index.layout, preferTokens: true)
+            let scorer = ProximityScorer(segment: segment, words: terms)
+            let tokens = Candidates.collect(segment: segment, dead: index.dead[0], words: terms, layout: index.layout,
+                                            proximity: scorer, preferTokens: true)
+            var matcher = DocumentMatcher(segment: segment, words: terms, layout: index.layout, allowedSlots: nil)
+            if terms.count > 1, let stored = tokens.proximity {
+                tokens.forEach(dead: index.dead[0]) {
+                    XCTAssertEqual(Int(stored[$0]), matcher.evaluate($0).proximity, "stored proximity, \(query)")
+                    return true
+                }
+            } else {
+                XCTAssertTrue(terms.count == 1, "token strategy computes proximity on the way, \(query)")
+            }
             XCTAssertEqual(scan.count, tokens.count, query)
             var a: [[Int]] = [], b: [[Int]] = []
             scan.forEach(dead: index.dead[0]) { a.append([$0, Int(scan.typos[$0]), Int(scan.exact[$0]), Int(scan.attribute[$0])]); return true }

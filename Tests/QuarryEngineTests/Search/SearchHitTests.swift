@@ -91,6 +91,7 @@ final class SearchHitTests: XCTestCase {
         XCTAssertEqual(limited.hits.count, 5)
         XCTAssertEqual(limited.nbHits, 25)
         XCTAssertEqual(f.search("item", ["page": 5, "hitsPerPage": 10])?.hits.count, 0)
+        XCTAssertEqual(f.search("item", ["page": .int(Int64.max), "hitsPerPage": 10])?.hits.count, 0)
         let json = page1.json()
         XCTAssertEqual(json["page"], 1)
         XCTAssertEqual(json["hitsPerPage"], 10)

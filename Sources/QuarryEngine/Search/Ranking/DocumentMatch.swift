@@ -40,8 +40,8 @@ struct DocumentMatcher {
         var match = DocumentMatch()
         let positions = segment.positions
         for t in positions.range(of: ordinal) {
-            let term = Int(positions.terms[t])
-            let raw = positions.locations[t]
+            let term = positions.term(t)
+            let raw = positions.location(t)
             let location = raw & ~SegmentBuilder.typoDisabledBit
             let slot = Location.slot(location)
             if let allowed = allowedSlots, !allowed.contains(slot) { continue }

@@ -10,70 +10,97 @@ struct ProximityScorer {
 
     let positions: DocumentPositions
     let words: [MatchedTerms]
-    /// Per word: the bounds and typos of its single run of terms, or `lo = -1` when it has several.
-    private let runLo: [Int], runHi: [Int], runTypos: [Int]
+    /// Per word three entries: the bounds and typos of its single run of terms (lower bound -1 when
+    /// it has several runs and needs a binary search).
+    private let runs: [Int]
 
     init(segment: Segment, words: [MatchedTerms]) {
         positions = segment.positions
         self.words = words
-        runLo = words.map { $0.runs.count == 1 ? $0.runs[0].terms.lowerBound : ($0.runs.isEmpty ? 0 : -1) }
-        runHi = words.map { $0.runs.count == 1 ? $0.runs[0].terms.upperBound : 0 }
-        runTypos = words.map { $0.runs.count == 1 ? $0.runs[0].typos : 0 }
+        runs = words.flatMap { word -> [Int] in
+            switch word.runs.count {
+            case 0: [0, 0, 0]
+            case 1: [word.runs[0].terms.lowerBound, word.runs[0].terms.upperBound, word.runs[0].typos]
+            default: [-1, 0, 0]
+            }
+        }
+    }
+
+    /// How one word matched a document, gathered during the same pass (see `Candidates`' token strategy).
+    struct WordMatch {
+        var typos = Int.max
+        var score = UInt16.max
+        var exact = false
+        /// Attribute rank per slot (`AttributeScore` high bits) and whether position counts.
+        let ranks: [UInt16]
+        let ordered: [Bool]
     }
 
     func proximity(of ordinal: Int) -> Int {
+        var none: WordMatch? = nil
+        return proximity(of: ordinal, target: -1, match: &none)
+    }
+
+    /// Proximity, and in `match` how word `target` matched (typos `Int.max` when it did not).
+    func proximity(of ordinal: Int, target: Int, match: inout WordMatch?) -> Int {
         let count = words.count
         guard count > 1 else { return 0 }
-        let range = positions.range(of: ordinal)
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { scratch in
             let last = scratch.baseAddress.unsafelyUnwrapped, best = last + count
             for w in 0..<count { last[w] = -1; best[w] = Self.cap }
-            var slot = -1
-            let disabled = SegmentBuilder.typoDisabledBit
-            positions.terms.withUnsafeBufferPointer { terms in
-                positions.locations.withUnsafeBufferPointer { locations in
-                    runLo.withUnsafeBufferPointer { runLo in
-                        runHi.withUnsafeBufferPointer { runHi in
-                            runTypos.withUnsafeBufferPointer { runTypos in
-                                for t in range {
-                                    let term = Int(terms[t])
-                                    let raw = locations[t]
-                                    let location = raw & ~disabled
-                                    let tokenSlot = Location.slot(location), p = Location.position(location)
-                                    if tokenSlot != slot {
-                                        slot = tokenSlot
-                                        for w in 0..<count { last[w] = -1 }
-                                    }
-                                    var matched: UInt64 = 0
-                                    for w in 0..<count {
-                                        let typos: Int
-                                        let lo = runLo[w]
-                                        if lo >= 0 {
-                                            guard term >= lo && term < runHi[w] else { continue }
-                                            typos = runTypos[w]
-                                        } else {
-                                            guard let found = words[w].typos(of: term) else { continue }
-                                            typos = found
-                                        }
-                                        if typos > 0 && raw & disabled != 0 { continue }
-                                        matched |= 1 << UInt64(w)
-                                        if w > 0, last[w - 1] >= 0 { best[w - 1] = min(best[w - 1], max(p - last[w - 1], 1)) }
-                                        if w + 1 < count, last[w + 1] >= 0 { best[w] = min(best[w], p - last[w + 1] + 1) }
-                                    }
-                                    // Record after pairing, so a token matching two words is not paired with itself.
-                                    while matched != 0 {
-                                        last[matched.trailingZeroBitCount] = p
-                                        matched &= matched - 1
-                                    }
-                                }
-                            }
-                        }
-                    }
+            positions.withTokens { tokens in
+                runs.withUnsafeBufferPointer { runs in
+                    scan(tokens, positions.range(of: ordinal), runs: runs, last: last, best: best, target: target, match: &match)
                 }
             }
             var total = 0
             for w in 0..<count - 1 { total += best[w] }
             return total
+        }
+    }
+
+    private func scan(_ tokens: TokenView, _ range: Range<Int>, runs: UnsafeBufferPointer<Int>,
+                      last: UnsafeMutablePointer<Int>, best: UnsafeMutablePointer<Int>, target: Int, match: inout WordMatch?) {
+        let count = words.count
+        let disabled = SegmentBuilder.typoDisabledBit
+        var slot = -1
+        for t in range {
+            let term = tokens.term(t)
+            let raw = tokens.location(t)
+            let location = raw & ~disabled
+            let tokenSlot = Location.slot(location), p = Location.position(location)
+            if tokenSlot != slot {
+                slot = tokenSlot
+                for w in 0..<count { last[w] = -1 }
+            }
+            var matched: UInt64 = 0
+            for w in 0..<count {
+                let typos: Int
+                let lo = runs[3 * w]
+                if lo >= 0 {
+                    guard term >= lo && term < runs[3 * w + 1] else { continue }
+                    typos = runs[3 * w + 2]
+                } else {
+                    guard let found = words[w].typos(of: term) else { continue }
+                    typos = found
+                }
+                if typos > 0 && raw & disabled != 0 { continue }
+                matched |= 1 << UInt64(w)
+                if w == target, var m = match {
+                    m.typos = min(m.typos, typos)
+                    let slot = Location.slot(location)
+                    m.score = min(m.score, m.ranks[slot] << 10 | (m.ordered[slot] ? UInt16(p) : 0))
+                    if term == words[w].exactTerm { m.exact = true }
+                    match = m
+                }
+                if w > 0, last[w - 1] >= 0 { best[w - 1] = min(best[w - 1], max(p - last[w - 1], 1)) }
+                if w + 1 < count, last[w + 1] >= 0 { best[w] = min(best[w], p - last[w + 1] + 1) }
+            }
+            // Record after pairing, so a token matching two words is not paired with itself.
+            while matched != 0 {
+                last[matched.trailingZeroBitCount] = p
+                matched &= matched - 1
+            }
         }
     }
 }

@@ -50,6 +50,7 @@ struct SegmentRanker {
                                     exact: UInt64(min(b.exact, 63)))
         let minimumProximity = UInt64(lazyProximity ? words.count - 1 : 0)
         let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
+        let stored = candidates.proximity
         let sortRanks = segment.sortRanks
         // Textual key of the worst kept candidate once the heap is full.
         var worst = UInt64.max
@@ -59,7 +60,7 @@ struct SegmentRanker {
             if key >= worst { return true }
             var values = RankingLayout.Values()
             if lazyProximity {
-                values.proximity = proximity.proximity(of: ordinal)
+                values.proximity = stored.map { Int($0[ordinal]) } ?? proximity.proximity(of: ordinal)
                 key = packing.pack(typos: t, proximity: UInt64(min(values.proximity, 511)), attribute: a, exact: e)
                 if key >= worst { return true }
             }
@@ -97,6 +98,7 @@ struct SegmentRanker {
         var bound = bound(candidates)
         let sortRanks = segment.sortRanks
         let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
+        let stored = candidates.proximity
         candidates.forEach(dead: dead) { ordinal in
             if top.isFull {
                 bound.ordinal = ordinal
@@ -111,7 +113,7 @@ struct SegmentRanker {
                 // Each pair of words is at least one position apart.
                 values.proximity = words.count - 1
                 if top.isFull && !(layout.key(values, sortRanks: sortRanks) < top.threshold) { return true }
-                values.proximity = proximity.proximity(of: ordinal)
+                values.proximity = stored.map { Int($0[ordinal]) } ?? proximity.proximity(of: ordinal)
             }
             top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
             return true
