@@ -1,7 +1,7 @@
 -- JSON-RPC to the Quarry daemon over a child's pipes (`quarry connect`), with
 -- LSP Content-Length framing. Callbacks run on the main loop (vim.schedule),
 -- so they may call any API.
-local uv = vim.loop
+local uv = vim.uv or vim.loop -- vim.uv from 0.10; 0.7 has vim.loop
 
 local M = {}
 
