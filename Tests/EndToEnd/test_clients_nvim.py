@@ -52,14 +52,15 @@ def nvim(daemon, short_tmp, *specs, wait=True):
     return process.returncode, output
 
 
-def test_render_and_plugin_specs_without_a_daemon(short_tmp):
+def test_specs_that_need_no_daemon(short_tmp):
     if not shutil.which("nvim"):
         pytest.skip("nvim is needed (apt-get install neovim)")
     environment = dict(os.environ)
     process = subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n",
                               "-c", f"luafile {os.path.join(NVIM_DIR, 'tests', 'runner.lua')}", "--",
                               os.path.join(NVIM_DIR, "tests", "render_spec.lua"),
-                              os.path.join(NVIM_DIR, "tests", "plugin_spec.lua")],
+                              os.path.join(NVIM_DIR, "tests", "plugin_spec.lua"),
+                              os.path.join(NVIM_DIR, "tests", "rpc_spec.lua")],
                              env=environment, capture_output=True, text=True, timeout=60)
     assert process.returncode == 0, process.stdout + process.stderr
     assert "0 failed" in process.stdout

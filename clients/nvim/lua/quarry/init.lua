@@ -50,6 +50,8 @@ function M.client()
   client.server = result
   client:notify("initialized")
   connection = client
+  -- Leave cleanly (shutdown, exit) rather than by the pipe closing under the daemon.
+  vim.api.nvim_create_autocmd("VimLeavePre", { once = true, callback = function() M.disconnect() end })
   return client
 end
 

@@ -18,7 +18,7 @@ function M.start(cmd, opts)
   opts = opts or {}
   local stdin, stdout, stderr = uv.new_pipe(false), uv.new_pipe(false), uv.new_pipe(false)
   local client = setmetatable({
-    next_id = 1, pending = {}, listeners = {}, buffer = "", stderr_tail = {}, closed = false,
+    next_id = 1, pending = {}, listeners = {}, chunks = {}, size = 0, stderr_tail = {}, closed = false,
     on_exit = opts.on_exit, stdin = stdin, stdout = stdout, stderr = stderr,
   }, Client)
   local args = {}
@@ -45,21 +45,30 @@ function M.start(cmd, opts)
   return client
 end
 
--- Splits the stream into messages (runs in luv's fast context: no API calls here).
+-- Splits the stream into messages (runs in luv's fast context: no API calls
+-- here). Chunks of a large frame are only joined once the frame is complete.
 function Client:_feed(data)
-  self.buffer = self.buffer .. data
+  table.insert(self.chunks, data)
+  self.size = self.size + #data
+  if self.need and self.size < self.need then return end
+  local buffer = table.concat(self.chunks)
+  self.need = nil
   while true do
-    local header_end = self.buffer:find("\r\n\r\n", 1, true)
-    if not header_end then return end
-    local length = tonumber(self.buffer:sub(1, header_end - 1):match("[Cc]ontent%-[Ll]ength:%s*(%d+)"))
+    local header_end = buffer:find("\r\n\r\n", 1, true)
+    if not header_end then break end
+    local length = tonumber(buffer:sub(1, header_end - 1):match("[Cc]ontent%-[Ll]ength:%s*(%d+)"))
     if not length then return self:_lost("the daemon sent a frame without Content-Length") end
     local body_start = header_end + 4
-    if #self.buffer < body_start + length - 1 then return end
-    local body = self.buffer:sub(body_start, body_start + length - 1)
-    self.buffer = self.buffer:sub(body_start + length)
+    if #buffer < body_start + length - 1 then
+      self.need = body_start + length - 1
+      break
+    end
+    local body = buffer:sub(body_start, body_start + length - 1)
+    buffer = buffer:sub(body_start + length)
     local ok, message = pcall(vim.json.decode, body)
     if ok then vim.schedule(function() self:_dispatch(message) end) end
   end
+  self.chunks, self.size = { buffer }, #buffer
 end
 
 function Client:_dispatch(message)
