@@ -79,6 +79,28 @@ local specs = {
     H.eq({ "Amal Clooney" }, vim.api.nvim_buf_get_lines(picker.results_buf, 0, -1, false))
     picker:close()
   end },
+  { "a refinement made elsewhere shows checked in the facet panel, and <Space> removes it", function()
+    local picker = open("people", "nvim-refined")
+    local client = require("quarry").client()
+    client:request_sync("toggleFilter", { session = "nvim-refined", filter = { attribute = "tags", value = "lawyer" },
+                                          group = { name = "tags", operator = "or" } })
+    H.wait(function()
+      return vim.tbl_contains(vim.api.nvim_buf_get_lines(picker.facets_buf, 0, -1, false), "[x] lawyer (0)")
+        or vim.tbl_contains(vim.api.nvim_buf_get_lines(picker.facets_buf, 0, -1, false), "[x] lawyer (1)")
+    end, "the refinement listed as checked")
+    local line
+    for number, entry in pairs(picker.facet_entries) do
+      if entry.value == "lawyer" then line = number end
+    end
+    picker:focus_facets()
+    vim.api.nvim_win_set_cursor(picker.facets_win, { line, 0 })
+    H.press("<Space>")
+    H.wait(function() return picker.session.state.filters == "" end, "the refinement removed from the session")
+    H.wait(function()
+      return not vim.tbl_contains(vim.api.nvim_buf_get_lines(picker.facets_buf, 0, -1, false), "[x] lawyer (0)")
+    end, "the panel redrawn")
+    picker:close()
+  end },
   { "a key switches the sort-by replica, another toggles relevant sort", function()
     local picker = open("people", "nvim-sort")
     H.eq({ "people", "people_by_popularity" }, picker.info.sort_indices, "replicas from the settings")
