@@ -57,7 +57,7 @@ struct FzfReloader {
                 let page = try connection.request("loadPage", params: [
                     "session": .string(session), "searcher": .string(searcher), "page": 0, "stateVersion": JSON(version),
                 ], onNotification: collect)
-                return page["hits"]?.arrayValue ?? []
+                return (page["result"] ?? page)["hits"]?.arrayValue ?? []  // {session, stateVersion, searcher, result}
             }
             let message = try connection.readMessage()
             if let method = message["method"]?.stringValue { collect(method, message["params"] ?? .null) }

@@ -58,6 +58,16 @@ local specs = {
     H.eq({ { 0, 7, 11 } }, H.drawn_matches(picker.results_buf), "Zola after the two-byte É")
     picker:close()
   end },
+  { "refresh reads the current page when no push is coming", function()
+    local picker = open("people", "nvim-refresh")
+    picker.session.results = nil
+    picker.lines = nil
+    picker:refresh()
+    H.wait(function() return picker.lines ~= nil end, "the page drawn")
+    H.eq(4, #picker.lines, "every record")
+    H.eq(picker.session.searcher, picker.session.results.searcher)
+    picker:close()
+  end },
   { "the facet panel toggles a refinement in the session", function()
     local picker = open("people", "nvim-facets")
     H.truthy(picker.facets_buf, "a facet panel for attributesForFaceting")

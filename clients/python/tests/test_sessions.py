@@ -151,6 +151,17 @@ def test_errors_from_session_methods_are_typed(pair):
         session.load_page(0, state_version=stale)
 
 
+def test_load_page_reads_a_further_page_of_the_version_shown(pair):
+    client, _ = pair
+    session = client.open_session("pages", searchers=[hits_searcher("people", hits_per_page=1)])
+    update = session.wait_results(session.set_query("cloo"))
+    assert update.hits.nb_hits == 2 and update.hits.nb_pages == 2
+    page = session.load_page(1, state_version=update.state_version)
+    assert isinstance(page, quarry.SearchResponse)
+    assert page.page == 1 and len(page.hits) == 1
+    assert {page.hits[0].object_id, update.hits.hits[0].object_id} == {"1", "2"}
+
+
 def test_set_index_switches_a_searcher_to_another_index(pair):
     client, _ = pair
     client.save_objects("people_by_name", [{"objectID": "9", "name": "Zed Clooney"}])

@@ -207,6 +207,7 @@ function Picker:refresh()
   self.client:request("loadPage", { session = session.name, searcher = session.searcher, page = 0,
                                     stateVersion = session.version }, function(err, page)
     if err or self.closed or session.results then return end -- -32801: newer results are on their way
+    page = type(page.result) == "table" and page.result or page -- {session, stateVersion, searcher, result}
     page.searcher = session.searcher
     session.results = page
     self:draw()

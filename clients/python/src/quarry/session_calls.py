@@ -210,4 +210,4 @@ def set_index(name: str, searcher: str, index: str) -> Call[int]:
 
 def load_page(name: str, searcher: str, page: int, state_version: int) -> Call[SearcherResult]:
     return Call("loadPage", {"session": name, "searcher": searcher, "page": page, "stateVersion": state_version},
-                parse_searcher_result)
+                lambda reply: parse_searcher_result(reply.get("result", reply) if isinstance(reply, dict) else reply))
