@@ -81,6 +81,24 @@ final class EngineIndex: Sendable {
 
     // MARK: Derived files
 
+    /// Merges the segments that writes piled up, off the write path (on the
+    /// persistence queue). The compacted index is swapped in only if no write
+    /// replaced the view meanwhile; otherwise the next save tries again.
+    func compactIfNeeded() {
+        let views = self.views
+        var due: [(key: String?, snapshot: EngineIndexSnapshot)] = [(nil, views.primary)]
+        due += views.replicas.map { ($0.key, $0.value) }
+        for (key, snapshot) in due where snapshot.index.needsCompaction {
+            let compacted = snapshot.index.compacted()
+            current.withLock { views in
+                guard views.view(key)?.generation == snapshot.generation else { return }
+                var updated = snapshot
+                updated.index = compacted
+                if let key { views.replicas[key] = updated } else { views.primary = updated }
+            }
+        }
+    }
+
     /// Saves the views after `delay` seconds (or twice the last save's time)
     /// on `queue`, once per burst of writes.
     func schedulePersist(on queue: DispatchQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
@@ -98,6 +116,7 @@ final class EngineIndex: Sendable {
     /// Writes each view's file that is behind. Runs on the engine's
     /// persistence queue only, so two writers never race on a file.
     func persistNow(log: @Sendable (String) -> Void) {
+        compactIfNeeded()
         let views = self.views
         var due: [(key: String, snapshot: EngineIndexSnapshot)] = [("", views.primary)]
         due += views.replicas.map { ($0.key, $0.value) }

@@ -37,12 +37,17 @@ public final class Server: Sendable {
         self.log = log
         let readPool = FairPool(width: configuration.searchConcurrency)
         self.readPool = readPool
-        // Session searches take their turn beside the connections' reads, as one more lane.
         sessions = SessionRegistry(
             environment: SessionEnvironment(
                 backend: EngineSessionBackend(engine: engine), outlet: SinkSessionOutlet(sink: sink),
-                runSearch: { job in readPool.submit(key: UInt64.max, job) }),
+                runSearch: { session, job in readPool.submit(key: Self.readPoolKey(session: session), job) }),
             gracePeriod: configuration.sessionGracePeriod)
+    }
+
+    /// A session's searches take turns on the read pool like a connection:
+    /// keys with the top bit set, which connection ids never reach.
+    static func readPoolKey(session: String) -> UInt64 {
+        (1 << 63) | (UInt64(truncatingIfNeeded: session.hashValue) >> 1)
     }
 
     /// The code the process should exit with once the loop has returned.

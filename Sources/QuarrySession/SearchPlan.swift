@@ -23,11 +23,20 @@ public struct SearchPlan: Sendable {
         requests = searchers.map { ($0, Self.request(for: $0, in: state, page: page)) }
     }
 
-    /// The engine contract: a hits searcher sends Algolia's params, with
-    /// `filters` minus disjunctive or-groups, those in `disjunctiveFilters`
-    /// {attribute: clauses}, hierarchical menus in `hierarchicalFacets`, and
-    /// `relevancyStrictness` when toggled. A facets searcher sends the query as
-    /// `facetQuery` and relaxes its own attribute's disjunctive clauses.
+    /// The engine contract (what the engine's part 2 implements):
+    /// - hits: Algolia's params (`query`, `page`, `hitsPerPage`, `attributesTo…`,
+    ///   `facets`) plus `filters` = the state minus disjunctive or-groups and
+    ///   minus hierarchical groups; `disjunctiveFilters` {attribute: that
+    ///   attribute's or-group clauses}: hits and `nbHits` satisfy `filters` and
+    ///   every disjunctive clause, and the counts of each such attribute relax its
+    ///   own clauses only; `hierarchicalFacets` [{attributes, separator, path}]:
+    ///   hits are filtered on the level of `path` (`"A > B"` on `attributes[1]`),
+    ///   and each level's counts, under `facets[level]`, relax the deeper
+    ///   selections (level k is filtered on the path's prefix at level k − 1);
+    ///   `relevancyStrictness` when the relevant-sort toggle set it.
+    /// - facet values: `facetQuery` (the session's query), `filters`, and the
+    ///   other attributes' `disjunctiveFilters` and `hierarchicalFacets` applied
+    ///   as filters; the searcher's own attribute's or-group clauses are relaxed.
     static func request(for searcher: Searcher, in state: SessionState, page: Int) -> Request {
         let (filters, disjunctive) = state.filters.engineFilters()
         var parameters: JSONObject = [:]

@@ -23,6 +23,8 @@ public final class Session: @unchecked Sendable {
     /// Attached subscribers, in attach order, and the newest version each was told of.
     private var subscribers: [SubscriberID] = []
     private var toldVersion: [SubscriberID: Int] = [:]
+    /// The version of the newest results each subscriber was sent.
+    private var resultsVersion: [SubscriberID: Int] = [:]
     private var searchInFlight = false
     private var searchPending = false
     private var latestResults: (version: Int, results: [JSON])?
@@ -53,6 +55,7 @@ public final class Session: @unchecked Sendable {
     @discardableResult
     public func detach(_ subscriber: SubscriberID) -> Int {
         queue.sync {
+            resultsVersion[subscriber] = nil
             if toldVersion.removeValue(forKey: subscriber) != nil { subscribers.removeAll { $0 == subscriber } }
             return subscribers.count
         }
@@ -105,8 +108,10 @@ public final class Session: @unchecked Sendable {
     /// knows (a frontend that just attached); otherwise they are on their way.
     public func sendLatestResults(to subscriber: SubscriberID) {
         queue.async { [self] in
-            guard let latest = latestResults, let told = toldVersion[subscriber], latest.version >= told else { return }
+            guard let latest = latestResults, let told = toldVersion[subscriber], latest.version >= told,
+                  latest.version > resultsVersion[subscriber] ?? -1 else { return }
             toldVersion[subscriber] = latest.version
+            resultsVersion[subscriber] = latest.version
             environment.outlet.deliver(.resultsUpdated(session: name, version: latest.version, results: latest.results), to: [subscriber])
         }
     }
@@ -129,7 +134,7 @@ public final class Session: @unchecked Sendable {
         searchInFlight = true
         let plan = SearchPlan(version: version, state: state)
         let backend = environment.backend
-        environment.runSearch { [self] in
+        environment.runSearch(name) { [self] in
             let results = SearchResults.run(plan, backend: backend)
             queue.async { self.searchFinished(version: plan.version, results: results) }
         }
@@ -139,7 +144,10 @@ public final class Session: @unchecked Sendable {
         searchInFlight = false
         if searched >= (latestResults?.version ?? 0) { latestResults = (searched, results) }
         let targets = subscribers.filter { (toldVersion[$0] ?? .max) <= searched }
-        for subscriber in targets { toldVersion[subscriber] = searched }
+        for subscriber in targets {
+            toldVersion[subscriber] = searched
+            resultsVersion[subscriber] = searched
+        }
         if !targets.isEmpty {
             environment.outlet.deliver(.resultsUpdated(session: name, version: searched, results: results), to: targets)
         }

@@ -24,10 +24,11 @@ public protocol SessionOutlet: Sendable {
 public struct SessionEnvironment: Sendable {
     public let backend: any SearchBackend
     public let outlet: any SessionOutlet
-    public let runSearch: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Runs a job for the named session.
+    public let runSearch: @Sendable (_ session: String, _ job: @escaping @Sendable () -> Void) -> Void
 
     public init(backend: any SearchBackend, outlet: any SessionOutlet,
-                runSearch: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+                runSearch: @escaping @Sendable (_ session: String, _ job: @escaping @Sendable () -> Void) -> Void) {
         self.backend = backend
         self.outlet = outlet
         self.runSearch = runSearch

@@ -334,3 +334,53 @@ def test_hierarchical_menu_selects_and_moves_up(shop, framing):
     assert state["hierarchicalMenus"][0]["path"] is None and state["filterGroups"] == []
     reply = a.request("setHierarchicalFilter", {"session": "s", "attributes": levels, "path": "a > b > c"})
     assert reply["error"]["code"] == -32602 and reply["error"]["data"]["parameter"] == "path"
+
+
+def test_an_editor_on_stdio_and_a_script_on_the_socket_share_a_session(data_dir, short_tmp, framing):
+    """`quarry serve --listen PATH`: the editor's stdio connection and a script's socket connection."""
+    import os
+    from harness import SocketDaemon, StdioDaemon
+    path = os.path.join(short_tmp, "join.sock")
+    editor = StdioDaemon(data_dir, framing, extra=["--listen", path])
+    try:
+        editor.peer.initialize()
+        editor.peer.result("saveObjects", {"index": "notes", "objects": songs(12)})
+        editor.peer.result("openSession", {"session": "notes", "searchers": [{"type": "hits", "index": "notes"}]})
+        deadline = time.monotonic() + TIMEOUT
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        script = SocketDaemon.__new__(SocketDaemon)
+        script.path = path
+        client = script.connect(other_framing(framing))
+        client.result("openSession", {"session": "notes"})
+        version = client.result("setQuery", {"session": "notes", "query": "muse"})["stateVersion"]
+        drain_until(editor.peer, lambda p: results_for(p, version))
+        assert pushes(editor.peer, "stateChanged")[-1]["params"]["state"]["query"] == "muse"
+        assert hits_result(pushes(editor.peer, "resultsUpdated")[-1])["nbHits"] > 0
+    finally:
+        editor.kill()
+
+
+def test_changes_from_two_frontends_apply_once_each_in_one_order(shop, framing):
+    a = shop.connect(framing)
+    b = shop.connect(other_framing(framing))
+    base = open_session(a, SEARCHERS)["stateVersion"]
+    open_session(b)
+    count = 40
+    for i in range(count):  # both type at once, without waiting
+        a.send({"jsonrpc": "2.0", "id": f"a{i}", "method": "setQuery", "params": {"session": "s", "query": f"a{i}"}})
+        b.send({"jsonrpc": "2.0", "id": f"b{i}", "method": "setQuery", "params": {"session": "s", "query": f"b{i}"}})
+    final = base + 2 * count
+    for peer in (a, b):
+        drain_until(peer, lambda p: len(p.replies) == count and results_for(p, final))
+    versions = sorted(r["result"]["stateVersion"] for peer in (a, b) for r in peer.replies.values())
+    assert versions == list(range(base + 1, final + 1)), "every change got its own version"
+    for peer in (a, b):
+        assert_monotonic(peer)
+        announced = [n["params"]["stateVersion"] for n in pushes(peer, "stateChanged")]
+        assert [v for v in announced if v > base] == list(range(base + 1, final + 1))
+        ordered = sorted(peer.replies.values(), key=lambda r: r["order"])
+        assert [r["result"]["stateVersion"] for r in ordered] == sorted(r["result"]["stateVersion"] for r in ordered), \
+            "one connection's changes apply in its order"
+    last_query = pushes(a, "stateChanged")[-1]["params"]["state"]["query"]
+    assert pushes(b, "resultsUpdated")[-1]["params"]["results"][0]["query"] == last_query

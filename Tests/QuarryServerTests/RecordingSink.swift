@@ -44,6 +44,12 @@ final class RecordingSink: MessageSink, @unchecked Sendable {
         return messages.map(\.1)
     }
 
+    /// What was sent to one connection, in order.
+    func snapshot(for connection: ConnectionID) -> [JSON] {
+        lock.wait(); defer { lock.signal() }
+        return messages.filter { $0.0 == connection }.map(\.1)
+    }
+
     var closedConnections: [ConnectionID] {
         lock.wait(); defer { lock.signal() }
         return closed

@@ -19,7 +19,7 @@ final class SessionSequencingTests: XCTestCase {
 
     func makeSession(_ backend: FakeBackend, _ outlet: RecordingOutlet) -> Session {
         let session = Session(name: "s", environment: SessionEnvironment(
-            backend: backend, outlet: outlet, runSearch: { job in DispatchQueue.global().async(execute: job) }))
+            backend: backend, outlet: outlet, runSearch: { _, job in DispatchQueue.global().async(execute: job) }))
         session.attach(a)
         session.attach(b)
         return session
@@ -131,12 +131,17 @@ final class SessionSequencingTests: XCTestCase {
         XCTAssertEqual(session.attach(late).version, 1)
         session.sendLatestResults(to: late)
         eventually { outlet.pushes(to: late) == [.init(method: "resultsUpdated", version: 1, query: "q")] }
+        session.attach(late)
+        session.sendLatestResults(to: late)  // attaching again does not repeat them
+        _ = try session.change { state, _ in state.query = "r" }
+        eventually { outlet.pushes(to: late).last?.version == 2 && outlet.pushes(to: late).last?.method == "resultsUpdated" }
+        XCTAssertEqual(outlet.pushes(to: late).map(\.version), [1, 2, 2])
         XCTAssertEqual(session.detach(late), 2)
     }
 
     func testRegistryFreesAnUnattachedSessionAfterTheGracePeriod() throws {
         let registry = SessionRegistry(environment: SessionEnvironment(
-            backend: FakeBackend(response: [:]), outlet: RecordingOutlet(), runSearch: { job in DispatchQueue.global().async(execute: job) }),
+            backend: FakeBackend(response: [:]), outlet: RecordingOutlet(), runSearch: { _, job in DispatchQueue.global().async(execute: job) }),
             gracePeriod: 0)
         let (session, created) = registry.open("s", for: a)
         XCTAssertTrue(created)
