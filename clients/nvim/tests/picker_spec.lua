@@ -68,6 +68,25 @@ local specs = {
     H.eq(picker.session.searcher, picker.session.results.searcher)
     picker:close()
   end },
+  { "scrolling past the last hit loads the next page of the version shown", function()
+    quarry.config.hits_per_page = 2
+    local picker = open("people", "nvim-paging")
+    quarry.config.hits_per_page = 50
+    H.eq(2, #picker.lines, "the first page")
+    vim.api.nvim_set_current_win(picker.prompt_win)
+    H.press("<C-n>")
+    H.press("<C-n>")
+    H.wait(function() return #picker.lines == 4 end, "the second page appended")
+    H.press("<C-n>")
+    H.eq(3, picker.selected, "moved onto the next page")
+    local ids = {}
+    for _, hit in ipairs(picker.hits) do ids[#ids + 1] = hit.objectID end
+    table.sort(ids)
+    H.eq({ "1", "2", "3", "4" }, ids, "every record once")
+    H.type(picker, "c")
+    H.wait(function() return picker.session.results.query == "c" and #picker.lines <= 2 end, "a new result set starts again at page 0")
+    picker:close()
+  end },
   { "the facet panel toggles a refinement in the session", function()
     local picker = open("people", "nvim-facets")
     H.truthy(picker.facets_buf, "a facet panel for attributesForFaceting")

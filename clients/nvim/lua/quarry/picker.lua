@@ -217,7 +217,8 @@ end
 function Picker:draw()
   local result = self.session and self.session.results
   if self.closed or not result then return end
-  self.hits = type(result.hits) == "table" and result.hits or {}
+  if self.more_for ~= result then self.more_for, self.more, self.loading = result, {}, false end
+  self.hits = vim.list_extend(vim.list_slice(type(result.hits) == "table" and result.hits or {}), self.more)
   local capabilities = self.client.server and self.client.server.capabilities or {}
   local lines, highlights = render.results(self.hits, self.preferred, capabilities.positionEncoding)
   self.lines, self.highlights = lines, highlights
@@ -245,8 +246,28 @@ end
 
 function Picker:move(delta)
   if #self.hits == 0 then return end
+  if self.selected + delta > #self.hits then self:load_more() end
   self.selected = math.max(1, math.min(#self.hits, self.selected + delta))
   api.nvim_win_set_cursor(self.results_win, { self.selected, 0 })
+end
+
+-- Scrolling past the last hit asks for the next page of the version shown;
+-- a newer version (-32801) brings its own first page instead.
+function Picker:load_more()
+  local result, session = self.session and self.session.results, self.session
+  if not result or self.loading then return end
+  local page = (tonumber(result.page) or 0) + math.floor(#self.more / math.max(1, tonumber(result.hitsPerPage) or 1)) + 1
+  if page >= (tonumber(result.nbPages) or 0) then return end
+  self.loading = true
+  self.client:request("loadPage", { session = session.name, searcher = session.searcher, page = page,
+                                    stateVersion = session.results_version or session.version }, function(err, reply)
+    if self.closed or self.more_for ~= result then return end
+    self.loading = false
+    local next_page = not err and (type(reply.result) == "table" and reply.result or reply)
+    if not next_page or type(next_page.hits) ~= "table" then return end
+    vim.list_extend(self.more, next_page.hits)
+    self:draw()
+  end)
 end
 
 function Picker:focus_facets()
