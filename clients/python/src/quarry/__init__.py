@@ -18,7 +18,7 @@ from .session_async import AsyncSession
 from .session_calls import (ResultsUpdate, StateChanged, facet_filter, facets_searcher, group, hits_searcher,
                             numeric_filter, range_filter, tag_filter)
 from .types import (FacetHit, FacetSearchResponse, Hit, ImportResult, IndexInfo, Progress, SearchResponse,
-                    ServerInfo, SettingsResult, WriteResult)
+                    ServerInfo, SettingsResult, WriteResult, str_spans)
 
 __version__ = "0.1.0"
 
@@ -28,5 +28,5 @@ __all__ = [
     "MethodNotFound", "ParseError", "Progress", "QuarryError", "RequestCancelled", "ResultsUpdate", "RpcError",
     "SearchResponse", "ServerInfo", "ServerNotInitialized", "Session", "SettingsResult", "StateChanged",
     "WriteResult", "default_socket_path", "facet_filter", "facets_searcher", "group", "hits_searcher",
-    "numeric_filter", "range_filter", "tag_filter",
+    "numeric_filter", "range_filter", "str_spans", "tag_filter",
 ]

@@ -36,6 +36,19 @@ class ServerInfo:
                    capabilities.get("positionEncoding", "utf-16"), _str_list(capabilities.get("methods")), result)
 
 
+def str_spans(text: str, spans: List[Span], encoding: str) -> List[Span]:
+    """Match ranges counted in ``encoding`` code units ("utf-8" or "utf-16")
+    as indices into the Python string ``text``; spans that fall inside a
+    character or past the end are dropped."""
+    index_at: Dict[int, int] = {0: 0}
+    units = 0
+    for position, character in enumerate(text, 1):
+        units += len(character.encode("utf-16-le")) // 2 if encoding == "utf-16" else len(character.encode())
+        index_at[units] = position
+    return [(index_at[start], index_at[end]) for start, end in spans
+            if start in index_at and end in index_at and start < end]
+
+
 @dataclass(frozen=True)
 class Hit:
     """One record of a result page, with its highlighting and match ranges."""
@@ -60,6 +73,12 @@ class Hit:
 
     def get(self, attribute: str, default: Any = None) -> Any:
         return self.record.get(attribute, default)
+
+    def spans(self, attribute: str, encoding: str) -> List[Span]:
+        """The attribute's match ranges as indices into its Python string
+        (``encoding``: the client's ``position_encoding``)."""
+        value = self.record.get(attribute)
+        return str_spans(value, self.match_ranges.get(attribute, []), encoding) if isinstance(value, str) else []
 
     def highlighted(self, attribute: str) -> Optional[str]:
         """The attribute's value with the highlight tags, if it was highlighted."""
