@@ -19,19 +19,20 @@ let package = Package(
         .target(name: "CTransportShims", dependencies: ["CLibUV"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
+        .target(name: "QuarrySync"),
         .target(name: "QuarryJSON", dependencies: [
             .product(name: "OrderedCollections", package: "swift-collections"),
         ]),
         .target(name: "QuarryProtocol", dependencies: ["QuarryJSON"]),
-        .target(name: "QuarryTransport", dependencies: ["CLibUV", "CTransportShims"]),
+        .target(name: "QuarryTransport", dependencies: ["CLibUV", "CTransportShims", "QuarrySync"]),
         .target(name: "QuarryFilters", dependencies: ["QuarryJSON"]),
         .target(name: "QuarryEngine", dependencies: [
-            "QuarryJSON", "QuarryFilters", "CSQLite",
+            "QuarryJSON", "QuarryFilters", "QuarrySync", "CSQLite",
             .product(name: "Collections", package: "swift-collections"),
         ]),
         .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters"]),
         .target(name: "QuarryServer", dependencies: [
-            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine", "QuarrySession", "QuarryFilters",
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine", "QuarrySession", "QuarryFilters", "QuarrySync",
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         .executableTarget(name: "quarry", dependencies: [
@@ -43,9 +44,9 @@ let package = Package(
         .testTarget(name: "QuarryProtocolTests", dependencies: ["QuarryProtocol", "QuarryJSON"]),
         .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
-        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters"]),
+        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
         .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),
-        .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryProtocol", "QuarryTransport", "QuarryJSON"]),
+        .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Dispatch
 import QuarryJSON
+import QuarrySync
 
 #if canImport(Glibc)
 import Glibc
@@ -21,10 +22,10 @@ public final class Engine: Sendable {
     let persistDelay: Double
     let persistQueue = DispatchQueue(label: "quarry.engine.persist")
     private let directoryLock: EngineDirectoryLock
-    let state = EngineLocked(State())
+    let state = Locked(State())
     /// Serialises creating, deleting and closing indices and changing who is
     /// whose replica (never taken by searches or plain writes).
-    let lifecycle = EngineLocked(())
+    let lifecycle = Locked(())
 
     struct State {
         /// Primary indices (each owns a store) by name.

@@ -1,3 +1,4 @@
+import QuarrySync
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +8,7 @@ import Darwin
 /// The exclusive claim of one daemon on a data directory: an flock on
 /// `<dir>/LOCK`, released by the kernel if the process dies (even kill -9).
 final class EngineDirectoryLock: Sendable {
-    private let descriptor: EngineLocked<Int32>
+    private let descriptor: Locked<Int32>
 
     init(directory: String) throws(EngineError) {
         let path = directory + "/LOCK"
@@ -19,7 +20,7 @@ final class EngineDirectoryLock: Sendable {
             if code == EWOULDBLOCK { throw .directoryLocked(directory) }
             throw .storage("cannot lock \(path): \(String(cString: strerror(code)))")
         }
-        descriptor = EngineLocked(fd)
+        descriptor = Locked(fd)
     }
 
     func release() {

@@ -1,4 +1,5 @@
 import Dispatch
+import QuarrySync
 
 /// One open store and its views: the primary index and its replicas (each a
 /// search snapshot), the readers that fetch hit records, and the saving of
@@ -12,9 +13,9 @@ final class EngineIndex: Sendable {
     let folder: EngineIndexFolder
     let readers: RecordReaderPool
     /// `nil` once the index is closed or deleted.
-    private let store: EngineLocked<IndexStore?>
-    private let current: EngineLocked<EngineIndexViews>
-    private let persisted: EngineLocked<PersistState>
+    private let store: Locked<IndexStore?>
+    private let current: Locked<EngineIndexViews>
+    private let persisted: Locked<PersistState>
 
     private struct PersistState {
         /// The generation of each view's file on disk; "" is the primary.
@@ -45,9 +46,9 @@ final class EngineIndex: Sendable {
         }
         self.name = store.name
         self.folder = folder
-        self.store = EngineLocked(store)
-        current = EngineLocked(views)
-        persisted = EngineLocked(state)
+        self.store = Locked(store)
+        current = Locked(views)
+        persisted = Locked(state)
         readers = RecordReaderPool(path: folder.databasePath, indexName: store.name)
     }
 

@@ -1,4 +1,4 @@
-/// Every method Quarry answers, in one alphabetical list per kind. The
+/// Every method Quarry answers, in one list per kind, alphabetical by method name. The
 /// OpenRPC document in `protocol/` is checked against these lists by a test.
 public enum MessageRegistry {
     public static let requests: [any RequestType.Type] = [
@@ -21,6 +21,7 @@ public enum MessageRegistry {
         RemoveSearcherRequest.self,
         SaveObjectsRequest.self,
         SearchRequest.self,
+        SearchForFacetValuesRequest.self,
         SetFiltersRequest.self,
         SetHierarchicalFilterRequest.self,
         SetIndexRequest.self,

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySync
 
 /// Collects the replies of a batch; the whole batch is answered in one array
 /// once every element has answered, and not at all if all were notifications.

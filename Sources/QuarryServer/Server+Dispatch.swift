@@ -26,6 +26,7 @@ extension Server {
         case RemoveSearcherRequest.method: .request(RemoveSearcherRequest.self, .inline, removeSearcher)
         case SaveObjectsRequest.method: .request(SaveObjectsRequest.self, .write, saveObjects)
         case SearchRequest.method: .request(SearchRequest.self, .read, search)
+        case SearchForFacetValuesRequest.method: .request(SearchForFacetValuesRequest.self, .read, searchForFacetValues)
         case SetFiltersRequest.method: .request(SetFiltersRequest.self, .inline, setFilters)
         case SetHierarchicalFilterRequest.method: .request(SetHierarchicalFilterRequest.self, .inline, setHierarchicalFilter)
         case SetIndexRequest.method: .request(SetIndexRequest.self, .inline, setIndex)

@@ -54,6 +54,14 @@ extension Server {
         })
     }
 
+    func searchForFacetValues(_ request: SearchForFacetValuesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
+        let encoding = context.connection.positionEncoding
+        return JSONResponse(try engineCall { () throws(EngineError) in
+            try engine.searchForFacetValues(index: request.index, attribute: request.attribute, parameters: request.parameters,
+                                            positionEncoding: encoding)
+        })
+    }
+
     func importFile(_ request: ImportFileRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let token = request.workDoneToken ?? context.id.json
         context.notify(ProgressNotification(token: token, kind: .begin, title: "Importing into '\(request.index)'", percentage: 0))

@@ -4,6 +4,7 @@ import QuarryJSON
 import QuarryProtocol
 import QuarrySession
 import QuarryTransport
+import QuarrySync
 
 /// Answers JSON-RPC messages: decodes them per connection, routes each method
 /// to its handler (`Server+Dispatch.swift`), and sends replies through the sink.

@@ -2,6 +2,7 @@ import Dispatch
 import QuarryEngine
 import QuarryProtocol
 import QuarryTransport
+import QuarrySync
 
 /// What the server knows of one connection. Messages of a connection are
 /// decoded in arrival order on `queue`; the requests' work may run elsewhere.

@@ -1,9 +1,10 @@
 import Glibc
+import QuarrySync
 
 /// A descriptor used by both pumps, closed by whichever finishes last.
 final class SharedDescriptor: @unchecked Sendable {
     let fd: Int32
-    private let lock = Lock()
+    private let lock = Locked()
     private var owners = 2  // guarded by lock
 
     init(_ fd: Int32) { self.fd = fd }

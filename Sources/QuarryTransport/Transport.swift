@@ -9,6 +9,7 @@
 
 import CTransportShims
 import Glibc
+import QuarrySync
 
 /// Moves frames between the daemon and its peers over stdio and Unix sockets.
 ///
@@ -104,7 +105,7 @@ public final class Transport: Sendable {
 
 /// Whether `run` has been called.
 private final class RunState: Sendable {
-    private let claimed = Lock()
+    private let claimed = Locked()
     private let flag = Flag()
 
     func claim() -> Bool {

@@ -29,6 +29,12 @@ struct HitsRenderer {
             }
             lines.append("\(id)\t" + parts.joined(separator: "  |  "))
         }
+        if case .object(let facets)? = response["facets"] {
+            for (attribute, values) in facets {
+                let counts = (values.objectValue ?? [:]).map { "\($0.key) (\($0.value.intValue ?? 0))" }
+                lines.append("facet \(attribute): " + counts.joined(separator: ", "))
+            }
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -10,6 +10,8 @@ struct SearchCommand: ParsableCommand {
     @Flag(help: "Print the whole Algolia-shaped response as JSON.") var json = false
     @Option(help: "Hits per page.") var hitsPerPage: Int?
     @Option(help: "The page to show (0-based).") var page: Int?
+    @Option(help: "An Algolia filter string, e.g. 'brand:Apple AND price < 100'.") var filters: String?
+    @Option(help: "Facets to count, comma-separated ('*' for every declared facet).") var facets: String?
     @Option(help: "More search parameters, as a JSON object.") var params: String?
     @OptionGroup var daemon: DaemonOptions
 
@@ -21,6 +23,10 @@ struct SearchCommand: ParsableCommand {
                     throw ValidationError("--params must be a JSON object")
                 }
                 parameters.merge(extra) { _, new in new }
+            }
+            if let filters { parameters["filters"] = .string(filters) }
+            if let facets {
+                parameters["facets"] = .array(facets.split(separator: ",").map { .string(String($0)) })
             }
             if let hitsPerPage { parameters["hitsPerPage"] = JSON(hitsPerPage) }
             if let page { parameters["page"] = JSON(page) }

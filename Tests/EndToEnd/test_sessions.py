@@ -19,7 +19,6 @@ import pytest
 
 from harness import TIMEOUT
 
-ENGINE_PART_2 = pytest.mark.xfail(reason="engine part 2 not merged", strict=False)
 WORDS = ["music", "muse", "mustang", "mushroom", "museum", "mural", "river", "stone", "light", "echo"]
 GENRES = ["rock", "pop", "jazz"]
 TYPED = "music museum mustang"
@@ -27,7 +26,8 @@ TYPED = "music museum mustang"
 
 def songs(count=90):
     return [{"objectID": str(i), "title": f"{WORDS[i % len(WORDS)]} {WORDS[(i * 7) % len(WORDS)]} {i}",
-             "genre": GENRES[i % 3], "year": 1960 + i % 60, "notes": "lorem ipsum dolor " * 60}
+             "genre": GENRES[i % 3], "year": 1960 + i % 60, "notes": "lorem ipsum dolor " * 60,
+             "category": {"lvl0": "Music", "lvl1": f"Music > {GENRES[i % 3].title()}"}}
             for i in range(count)]
 
 
@@ -40,7 +40,7 @@ def shop(daemon, framing):
     """Indices made by the test: songs (facets genre, year; a virtual replica by year) and artists."""
     admin = daemon.connect(framing)
     admin.result("setSettings", {"index": "songs", "settings": {
-        "searchableAttributes": ["title"], "attributesForFaceting": ["genre", "year"],
+        "searchableAttributes": ["title"], "attributesForFaceting": ["genre", "year", "category.lvl0", "category.lvl1"],
         "replicas": ["virtual(songs_year_desc)"]}})
     admin.result("saveObjects", {"index": "songs", "objects": songs()})
     admin.result("setSettings", {"index": "songs_year_desc", "settings": {"customRanking": ["desc(year)"]}})
@@ -189,7 +189,6 @@ def test_a_filter_toggled_by_one_frontend_is_seen_by_the_other(shop, framing):
     assert pushes(b, "stateChanged")[-1]["params"]["state"]["filterGroups"] == []
 
 
-@ENGINE_PART_2
 def test_or_group_counts_are_disjunctive(shop, framing):
     a = shop.connect(framing)
     b = shop.connect(other_framing(framing))
@@ -233,7 +232,6 @@ def test_relevant_sort_toggle_shows_in_the_state(shop, framing):
     assert pushes(a, "stateChanged")[-1]["params"]["state"]["searchers"][0]["relevancyStrictness"] is None
 
 
-@ENGINE_PART_2
 def test_relevant_sort_results_carry_the_texts(shop, framing):
     a = shop.connect(framing)
     version = switch_to_replica_and_toggle(a)
@@ -329,6 +327,9 @@ def test_hierarchical_menu_selects_and_moves_up(shop, framing):
     assert state["filters"] == '( "category.lvl1":"Music > Rock" )'
     results = hits_result(pushes(b, "resultsUpdated")[-1])["facets"]
     assert set(levels) <= set(results), "every level is listed"
+    siblings = {entry["value"]: entry for entry in results["category.lvl1"]}
+    assert len(siblings) == 3, "the deeper selection is relaxed: every sibling is listed"
+    assert siblings["Music > Rock"]["isRefined"] and siblings["Music > Rock"]["count"] == 30
     assert pick("Music > Rock")["hierarchicalMenus"][0]["path"] == "Music", "the same path again goes up one level"
     state = pick("Music")
     assert state["hierarchicalMenus"][0]["path"] is None and state["filterGroups"] == []

@@ -1,6 +1,7 @@
 import Dispatch
 import QuarryJSON
 import XCTest
+import QuarrySync
 @testable import QuarryEngine
 
 /// Concurrency and ownership:
@@ -24,8 +25,8 @@ final class EngineConcurrencyTests: EngineTestCase {
         let engine = try Engine(directory: directory.path, log: { _ in })
         _ = try engine.saveObjects((0..<100).map { record("old\($0)", ["kind": "thing"]) }, index: "i")
         let batch = (0..<3000).map { record("new\($0)", ["kind": "thing"]) }
-        let seen = EngineLocked<Set<Int>>([])
-        let writing = EngineLocked(true)
+        let seen = Locked<Set<Int>>([])
+        let writing = Locked(true)
         let group = DispatchGroup()
         let firstSearchDone = DispatchSemaphore(value: 0)
         DispatchQueue.global().async(group: group) {
@@ -48,7 +49,7 @@ final class EngineConcurrencyTests: EngineTestCase {
 
     func testConcurrentWritersAreSerialised() throws {
         let engine = try Engine(directory: directory.path, log: { _ in })
-        let failures = EngineLocked(0)
+        let failures = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for n in 0..<10 {
                 do { _ = try engine.saveObjects([record("w\(worker)-\(n)")], index: "i") }

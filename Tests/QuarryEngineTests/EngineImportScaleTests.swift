@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySync
 import XCTest
 @testable import QuarryEngine
 
@@ -37,7 +38,7 @@ final class EngineImportScaleTests: XCTestCase {
         let engine = try Engine(directory: directory.path + "/data", log: { _ in })
         let clock = ContinuousClock()
         let start = clock.now
-        let storedAt = EngineLocked(start)
+        let storedAt = Locked(start)
         let receipt = try engine.importRecords(index: "scale", from: path, progress: { _ in
             peakWhileStoring.record(Self.peakRSSMB())
             storedAt.withLock { $0 = clock.now }
@@ -56,7 +57,7 @@ final class EngineImportScaleTests: XCTestCase {
 }
 
 final class LockedMax: Sendable {
-    private let current = EngineLocked(0)
+    private let current = Locked(0)
     var value: Int { current.withLock { $0 } }
     func record(_ value: Int) { current.withLock { $0 = max($0, value) } }
 }

@@ -1,5 +1,6 @@
 import QuarryJSON
 import XCTest
+import QuarrySync
 @testable import QuarryEngine
 
 /// importRecords:
@@ -49,7 +50,7 @@ final class EngineImportTests: EngineTestCase {
     func testSkipInvalidCountsAndExplains() throws {
         let engine = try Engine(directory: directory.path + "/data", log: { _ in })
         let path = directory.file("mixed.json", contents: #"[{"objectID":"1"}, 5, {"objectID":"2"}, {"objectID":[]}, {"x":nul}, {"objectID":"3"}]"#)
-        let progress = EngineLocked<[ImportProgress]>([])
+        let progress = Locked<[ImportProgress]>([])
         let receipt = try engine.importRecords(
             index: "i", from: path, skipInvalid: true, progress: { update in progress.withLock { $0.append(update) } })
         XCTAssertEqual(receipt.imported, 3)

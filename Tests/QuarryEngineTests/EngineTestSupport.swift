@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySync
 import XCTest
 @testable import QuarryEngine
 
@@ -62,7 +63,7 @@ class EngineTestCase: XCTestCase {
 
 /// Collects the engine's log lines.
 final class LogLines: Sendable {
-    private let lines = EngineLocked<[String]>([])
+    private let lines = Locked<[String]>([])
     var all: [String] { lines.withLock { $0 } }
     var sink: @Sendable (String) -> Void { { [lines] line in lines.withLock { $0.append(line) } } }
 }

@@ -29,13 +29,16 @@ func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1].replacingOccurrences(of: "k", with: "000").replacingOccurrences(of: "M", with: "000000")) ?? 10_000 : 10_000
 let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
+// `engine-bench N rounds faceted`: the faceted workload (records gain colour and rating, 5 facets declared).
+let faceted = arguments.count > 3 && arguments[3] == "faceted"
 
 var random = Catalogue.Random(state: 42)
 var records: [JSONObject] = []
 records.reserveCapacity(count)
 var rawBytes = 0
 for i in 0..<count {
-    let record = Catalogue.record(i, random: &random)
+    var record = Catalogue.record(i, random: &random)
+    if faceted { record = FacetedWorkload.augment(record, i, random: &random) }
     rawBytes += JSONWriter.encode(.object(record)).count
     records.append(record)
 }
@@ -47,6 +50,7 @@ settings.searchableAttributes = [
     SearchableAttribute(paths: ["categories"]), SearchableAttribute(paths: ["description"], ordered: false),
 ]
 settings.customRanking = [CustomRankingCriterion(attribute: "popularity", ascending: false)]
+if faceted { settings = FacetedWorkload.settings(settings) }
 
 let rssBefore = residentKilobytes()
 let clock = ContinuousClock()
@@ -81,7 +85,7 @@ updated = nil
 
 let source = ArrayRecords(records: records)
 // `engine-bench N rounds "query"` repeats one query, for profiling.
-if arguments.count > 3 {
+if arguments.count > 3 && !faceted {
     let parameters = try SearchParameters(json: ["query": .string(arguments[3]), "attributesToSnippet": ["description:10"]],
                                           settings: settings)
     var total = Duration.zero
@@ -91,6 +95,11 @@ if arguments.count > 3 {
     let cpu = threadCPUSeconds() - cpuStart
     print(String(format: "%@: %.3f ms average wall, %.3f ms CPU", arguments[3], seconds(total) * 1000 / Double(repeats),
                  cpu * 1000 / Double(repeats)))
+    exit(0)
+}
+if faceted {
+    try runFacetedWorkload(index: index, settings: settings, records: records.enumerated().map { (DocID($0.offset), $0.element) },
+                           source: source, rounds: rounds)
     exit(0)
 }
 var latencies: [Double] = []

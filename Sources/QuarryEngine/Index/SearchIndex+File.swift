@@ -8,7 +8,7 @@ import Foundation
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
 /// Read in one go and copied into arrays: reopening is bounded by disk bandwidth.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40
@@ -16,7 +16,7 @@ extension SearchIndex {
     /// Hash of the settings that shape the derived structures.
     static func fingerprint(_ settings: IndexSettings) -> UInt64 {
         Checksum.fnv("\(settings.searchableAttributes)|\(settings.ranking)|\(settings.customRanking)|"
-            + "\(settings.disableTypoToleranceOnAttributes)")
+            + "\(settings.disableTypoToleranceOnAttributes)|\(settings.attributesForFaceting)|\(settings.attributeForDistinct ?? "")")
     }
 
     public func write(to path: String, generation: UInt64) throws {
@@ -42,6 +42,7 @@ extension SearchIndex {
             writer.write(array: segment.positions.tokens)
             writer.write(array: segment.lookup)
             writer.write(array: deadSet.words)
+            segment.facets.write(to: &writer)
         }
         writer.patch(UInt64(writer.bytes.count - Self.headerSize), at: 32)
         let checksum = writer.bytes.withUnsafeBytes { Checksum.of($0) }
@@ -105,8 +106,10 @@ extension SearchIndex {
                                               tokens: try reader.readArray(of: UInt16.self))
             let lookup = try reader.readArray(of: UInt64.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
+            let facets = try SegmentFacets.read(from: &reader, documents: docIDs.count)
             let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
-                                  dictionary: dictionary, postings: postings, positions: positions, lookup: lookup)
+                                  dictionary: dictionary, postings: postings, positions: positions, lookup: lookup,
+                                  facets: facets)
             try validate(segment)
             segments.append(segment)
             dead.append(deadSet)

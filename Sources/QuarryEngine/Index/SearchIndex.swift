@@ -45,7 +45,7 @@ public final class SearchIndex: Sendable {
     public static func build(settings: IndexSettings, records: some Sequence<(DocID, JSONObject)>) -> SearchIndex {
         let layout = SearchableLayout(settings: settings)
         let order = StaticOrder(settings: settings)
-        var builder = SegmentBuilder(layout: layout, order: order)
+        var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings))
         // Later records with the same docID replace earlier ones, as a write batch would.
         var seen: [DocID: Int] = [:]
         var list: [(DocID, JSONObject)] = []
@@ -84,7 +84,7 @@ public final class SearchIndex: Sendable {
         }
         var segments = self.segments
         if !latest.isEmpty {
-            var builder = SegmentBuilder(layout: layout, order: order)
+            var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings))
             for (i, (id, record)) in upserts.enumerated() where latest[id] == i {
                 builder.add(docID: id, record: record)
             }
@@ -114,7 +114,7 @@ public final class SearchIndex: Sendable {
     }
 
     private func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>) -> Segment {
-        var builder = SegmentBuilder(layout: layout, order: order)
+        var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings))
         for (segment, deadSet) in zip(parts, deadParts) { builder.add(segment: segment, dead: deadSet) }
         return builder.finish()
     }

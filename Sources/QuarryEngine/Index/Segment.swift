@@ -16,6 +16,8 @@ struct Segment: Sendable {
     let positions: DocumentPositions
     /// `docID << 32 | ordinal`, sorted: finds a document's ordinal without a hash map.
     let lookup: [UInt64]
+    /// Values for filters, facets, distinct and geo.
+    var facets: SegmentFacets = .empty
 
     var count: Int { docIDs.count }
 

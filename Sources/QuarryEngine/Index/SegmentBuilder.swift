@@ -14,10 +14,13 @@ struct SegmentBuilder {
     private var tokenStarts: [UInt32] = [0]
     private var tokenTerms: [UInt32] = []
     private var tokenLocations: [UInt16] = []
+    /// Filter, facet, distinct and geo values (see `SegmentFacets`).
+    private var facets: SegmentFacetsBuilder
 
-    init(layout: SearchableLayout, order: StaticOrder) {
+    init(layout: SearchableLayout, order: StaticOrder, facets: FacetLayout = FacetLayout(attributes: [])) {
         self.layout = layout
         self.order = order
+        self.facets = SegmentFacetsBuilder(layout: facets)
     }
 
     /// Marks a location whose attribute has typo tolerance disabled.
@@ -26,6 +29,7 @@ struct SegmentBuilder {
     mutating func add(docID: DocID, record: JSONObject) {
         docIDs.append(docID)
         values.append(contentsOf: order.values(of: record))
+        facets.add(record: record)
         var currentSlot = -1
         var position = 0
         layout.forEachValue(of: record) { slot, name, leaf in
@@ -54,6 +58,7 @@ struct SegmentBuilder {
         for ordinal in 0..<segment.count where !dead.contains(ordinal) {
             docIDs.append(segment.docIDs[ordinal])
             values.append(contentsOf: segment.values(of: ordinal))
+            facets.add(segment.facets, ordinal: ordinal)
             for t in segment.positions.range(of: ordinal) {
                 tokenTerms.append(termMap[segment.positions.term(t)])
                 tokenLocations.append(segment.positions.location(t))
@@ -93,7 +98,8 @@ struct SegmentBuilder {
         }
         let lookup = newDocIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted()
         return Segment(docIDs: newDocIDs, sortValues: newValues, keyCount: keyCount, sortRanks: sortRanks,
-                       dictionary: dictionary, postings: postings, positions: positions, lookup: lookup)
+                       dictionary: dictionary, postings: postings, positions: positions, lookup: lookup,
+                       facets: facets.finish(permutation: permutation))
     }
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends

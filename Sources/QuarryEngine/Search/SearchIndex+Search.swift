@@ -17,13 +17,17 @@ extension SearchIndex {
         let pageStart = startOverflow ? Int.max : start
         let wanted = min(pageStart > Int.max - hitsPerPage ? Int.max : pageStart + hitsPerPage, parameters.paginationLimitedTo)
         let ranking = RankingLayout(ranking: settings.ranking)
+        // Filters narrow what `dead` excludes: the universe for facet counts, the hits for ranking.
+        let plan = try FilterPlan(index: self, refinements: parameters.refinements)
+        var universe: [Candidates]? = nil, hitCandidates: [Candidates]? = nil
+        let refined = RefinedRanking(index: self, parameters: parameters, plan: plan)
 
         var matchedTerms: [[MatchedTerms]] = []
         var ranked: [RankedDocument] = []
-        let nbHits: Int
+        var nbHits: Int
         if words.isEmpty {
-            nbHits = documentCount
-            ranked = staticTop(wanted, layout: ranking)
+            nbHits = plan.hitCount(self)
+            ranked = refined == nil ? staticTop(wanted, layout: ranking, dead: plan.hitDead) : []
         } else {
             var candidates: [Candidates] = []
             for (s, segment) in segments.enumerated() {
@@ -31,21 +35,28 @@ extension SearchIndex {
                 let terms = words.map { matcher.match($0) }
                 matchedTerms.append(terms)
                 let scorer = ranking.hasProximity && words.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
-                var found = Candidates.collect(segment: segment, dead: dead[s], words: terms, layout: layout, proximity: scorer)
+                var found = Candidates.collect(segment: segment, dead: plan.universeDead[s], words: terms, layout: layout, proximity: scorer)
                 if let restricted = parameters.restrictSearchableAttributes {
-                    restrict(&found, segment: s, words: terms, to: restricted)
+                    restrict(&found, segment: s, words: terms, to: restricted, dead: plan.universeDead[s])
                 }
                 candidates.append(found)
             }
-            applyTypoMode(parameters.typoTolerance, to: &candidates)
+            applyTypoMode(parameters.typoTolerance, to: &candidates, dead: plan.universeDead)
+            universe = candidates
+            candidates = plan.narrow(candidates, index: self)
+            hitCandidates = candidates
             nbHits = candidates.reduce(0) { $0 + $1.count }
             for s in segments.indices {
-                guard wanted > 0 else { break }
-                var ranker = SegmentRanker(segment: segments[s], index: s, dead: dead[s], words: matchedTerms[s], layout: ranking)
+                guard wanted > 0, refined == nil else { break }
+                var ranker = SegmentRanker(segment: segments[s], index: s, dead: plan.hitDead[s], words: matchedTerms[s], layout: ranking)
                 ranked += ranker.best(wanted, of: candidates[s])
             }
         }
-        if segments.count > 1 {
+        var sorted: RefinedRanking.Result? = nil
+        if let refined {
+            let result = refined.rank(candidates: hitCandidates, words: matchedTerms, wanted: wanted, nbHits: nbHits)
+            (ranked, nbHits, sorted) = (result.ranked, result.nbHits, result)
+        } else if segments.count > 1 {
             let order = HitOrder(layout: ranking, order: self.order, segments: segments)
             ranked.sort(by: order.precedes)
         }
@@ -57,17 +68,29 @@ extension SearchIndex {
                 hits.append(builder.hit(document, terms: terms, records: records))
             }
         }
-        let pages = hitsPerPage == 0 ? 0 : min((nbHits + hitsPerPage - 1) / hitsPerPage,
+        if let sorted { RefinedRanking.annotate(&hits, sorted, from: pageStart) }
+        let paged = sorted?.nbSortedHits ?? nbHits
+        let pages = hitsPerPage == 0 ? 0 : min((paged + hitsPerPage - 1) / hitsPerPage,
                                                (parameters.paginationLimitedTo + hitsPerPage - 1) / hitsPerPage)
+        var extra = JSONObject()
+        if !plan.counted.isEmpty {
+            extra = FacetResponse.render(plan, FacetCounter.count(index: self, plan: plan, universe: universe))
+        }
+        if let refined, let strictness = refined.strictness, let sortedHits = sorted?.nbSortedHits {
+            extra["appliedRelevancyStrictness"] = JSON(strictness)
+            extra["nbSortedHits"] = JSON(sortedHits)
+        }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        return SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
-                              processingTimeMS: milliseconds, query: parameters.query, params: nil,
-                              exhaustiveNbHits: true, exhaustiveTypo: true)
+        var response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
+                                      processingTimeMS: milliseconds, query: parameters.query, params: nil,
+                                      exhaustiveNbHits: true, exhaustiveTypo: true)
+        response.extra = extra
+        return response
     }
 
     /// Empty query: every live document matches; the first ordinals of each segment are its best.
-    private func staticTop(_ wanted: Int, layout: RankingLayout) -> [RankedDocument] {
+    private func staticTop(_ wanted: Int, layout: RankingLayout, dead: [Bitset]) -> [RankedDocument] {
         var result: [RankedDocument] = []
         for (s, segment) in segments.enumerated() {
             var taken = 0
@@ -88,13 +111,13 @@ extension SearchIndex {
     }
 
     /// `restrictSearchableAttributes`: re-reads each candidate's tokens keeping only the allowed slots.
-    private func restrict(_ candidates: inout Candidates, segment s: Int, words: [MatchedTerms], to names: [String]) {
+    private func restrict(_ candidates: inout Candidates, segment s: Int, words: [MatchedTerms], to names: [String], dead: Bitset) {
         guard !layout.isDynamic else { return }
         let wanted = Set(names)
         let allowed = Set(layout.names.indices.filter { wanted.contains(layout.names[$0]) })
         var matcher = DocumentMatcher(segment: segments[s], words: words, layout: layout, allowedSlots: allowed)
         var updated = candidates
-        candidates.filter(dead: dead[s]) { ordinal in
+        candidates.filter(dead: dead) { ordinal in
             let match = matcher.evaluate(ordinal)
             guard match.matchedWords == words.count else { return false }
             updated.typos[ordinal] = UInt8(min(match.typos, 255))
@@ -108,7 +131,7 @@ extension SearchIndex {
     }
 
     /// `typoTolerance: min` keeps only the fewest-typo candidates; `strict` also those with one more.
-    private func applyTypoMode(_ mode: TypoTolerance, to candidates: inout [Candidates]) {
+    private func applyTypoMode(_ mode: TypoTolerance, to candidates: inout [Candidates], dead: [Bitset]) {
         let slack: Int
         switch mode {
         case .min: slack = 0

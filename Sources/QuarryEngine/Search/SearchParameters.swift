@@ -34,6 +34,8 @@ public struct SearchParameters: Sendable {
     /// Parsed for part 2 (distinct); not applied yet.
     public var distinct: Int
     public var positionEncoding: PositionEncoding
+    /// Filters, facets, geo and relevant sort (see `SearchRefinements`).
+    public var refinements: SearchRefinements
 
     public init(settings: IndexSettings, positionEncoding: PositionEncoding = .utf16) {
         hitsPerPage = settings.hitsPerPage
@@ -52,11 +54,13 @@ public struct SearchParameters: Sendable {
         paginationLimitedTo = settings.paginationLimitedTo
         distinct = settings.distinct
         self.positionEncoding = positionEncoding
+        refinements = SearchRefinements(settings: settings)
     }
 
     public init(json: JSONObject, settings: IndexSettings, positionEncoding: PositionEncoding = .utf16) throws(EngineError) {
         self.init(settings: settings, positionEncoding: positionEncoding)
         let p = ParameterReader(json)
+        refinements = try SearchRefinements(json: json, settings: settings)
         if let v = try p.string("query") { query = v }
         if let v = try p.int("page", min: 0, expected: "a non-negative integer") { page = v }
         if let v = try p.int("hitsPerPage", min: 0, max: 1000, expected: "an integer between 0 and 1000") { hitsPerPage = v }

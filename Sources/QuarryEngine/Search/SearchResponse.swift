@@ -16,6 +16,8 @@ public struct SearchResponse: Sendable {
     public var exhaustiveNbHits: Bool
     /// False when typo expansion was bounded (none applies today).
     public var exhaustiveTypo: Bool
+    /// Fields of part 2 (`facets`, `facets_stats`, `appliedRelevancyStrictness`, `nbSortedHits`…).
+    public var extra: JSONObject = [:]
 
     public func json() -> JSON {
         var object = JSONObject()
@@ -27,6 +29,10 @@ public struct SearchResponse: Sendable {
         object["exhaustiveNbHits"] = .bool(exhaustiveNbHits)
         object["exhaustiveTypo"] = .bool(exhaustiveTypo)
         object["exhaustive"] = ["nbHits": .bool(exhaustiveNbHits), "typo": .bool(exhaustiveTypo)]
+        if let facetsCount = extra["exhaustiveFacetsCount"] {
+            object["exhaustive"] = ["nbHits": .bool(exhaustiveNbHits), "typo": .bool(exhaustiveTypo), "facetsCount": facetsCount]
+        }
+        for (key, value) in extra { object[key] = value }
         object["query"] = .string(query)
         if let params { object["params"] = .string(params) }
         object["processingTimeMS"] = JSON(processingTimeMS)

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySync
 
 /// Where a search gets the records of its hits: read-only SQLite connections
 /// with a prepared lookup by docID, lent one per search and kept for reuse.
@@ -12,7 +13,7 @@ final class RecordReaderPool: Sendable {
 
     private let path: String
     private let indexName: String
-    private let state = EngineLocked(State())
+    private let state = Locked(State())
     private let maxIdle = 4
 
     init(path: String, indexName: String) {
@@ -93,10 +94,10 @@ final class RecordReader {
 /// The `RecordSource` a search sees: one borrowed reader, serialised by a lock
 /// because the protocol is `Sendable` and a search could fan out.
 final class StoreRecordSource: RecordSource, Sendable {
-    private let reader: EngineLocked<RecordReader?>
+    private let reader: Locked<RecordReader?>
 
     init(reader: RecordReader) {
-        self.reader = EngineLocked(reader)
+        self.reader = Locked(reader)
     }
 
     func record(_ id: DocID) -> JSONObject? {

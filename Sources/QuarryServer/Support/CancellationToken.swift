@@ -1,3 +1,5 @@
+import QuarrySync
+
 /// Set by `$/cancelRequest`, read by the work it concerns.
 public final class CancellationToken: Sendable {
     private let state = Locked(false)

@@ -1,4 +1,5 @@
 import Dispatch
+import QuarrySync
 
 /// Where a request runs, declared per method in `Server+Dispatch.swift`.
 ///

@@ -1,6 +1,7 @@
 import CLibUV
 import CTransportShims
 import Glibc
+import QuarrySync
 
 /// Work posted to the loop thread from any thread.
 enum LoopCommand: Sendable {
@@ -33,7 +34,7 @@ extension LoopCommand {
 /// the same lock before the async handle is closed, so no thread can wake a
 /// handle that is being freed. Commands posted before the loop starts wait here.
 final class Mailbox: @unchecked Sendable {
-    private let lock = Lock()
+    private let lock = Locked()
     private var commands: [LoopCommand] = []
     private var async: UnsafeMutableRawPointer?
     private var closed = false

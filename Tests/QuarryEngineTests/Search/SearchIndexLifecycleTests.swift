@@ -118,7 +118,7 @@ final class SearchIndexLifecycleTests: XCTestCase {
         version[8] = 99
         try version.write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try SearchIndex.read(from: path, settings: settings)) {
-            XCTAssertEqual($0 as? DerivedIndexError, .versionMismatch(found: 99, expected: 1))
+            XCTAssertEqual($0 as? DerivedIndexError, .versionMismatch(found: 99, expected: SearchIndex.formatVersion))
         }
         try good.write(to: URL(fileURLWithPath: path))
         var other = settings

@@ -4,16 +4,16 @@ import Glibc
 import Darwin
 #endif
 
-/// A value guarded by a pthread mutex: the engine's only lock primitive.
+/// A value guarded by a pthread mutex: the one lock primitive of every module.
 ///
 /// pthread rather than `Synchronization.Mutex` because ThreadSanitizer on Linux
 /// sees through pthread but reports false races through `Mutex`
 /// (NOTES-swift-libuv.md). Hold it only for short, non-blocking work.
-final class EngineLocked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -25,11 +25,20 @@ final class EngineLocked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<Result, Failure: Error>(
+    public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
+    }
+}
+
+extension Locked where Value == Void {
+    /// A lock around state kept elsewhere.
+    public convenience init() { self.init(()) }
+
+    public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        try withLock { (_: inout Void) throws(Failure) -> Result in try body() }
     }
 }

@@ -1,0 +1,20 @@
+import QuarryJSON
+
+extension Engine {
+    /// `searchForFacetValues`: the values of one `searchable()` facet matching `facetQuery`, each
+    /// with its count under the optional `query`, filters, `disjunctiveFilters` and
+    /// `hierarchicalFacets` of `parameters`; at most `maxFacetHits` (default 10, at most 100).
+    /// Returns `{facetHits: [{value, highlighted, count}], exhaustiveFacetsCount, processingTimeMS}`.
+    public func searchForFacetValues(
+        index name: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16
+    ) throws(EngineError) -> JSON {
+        let (index, replica) = try resolve(name)
+        guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
+        let reader = ParameterReader(parameters)
+        let facetQuery = try reader.string("facetQuery") ?? ""
+        let maxFacetHits = try reader.int("maxFacetHits", min: 1, max: 100, expected: "an integer between 1 and 100") ?? 10
+        let search = try SearchParameters(json: parameters, settings: snapshot.settings, positionEncoding: positionEncoding)
+        return try snapshot.index.searchForFacetValues(attribute: attribute, facetQuery: facetQuery, maxFacetHits: maxFacetHits,
+                                                        parameters: search)
+    }
+}

@@ -1,0 +1,114 @@
+/// For one attribute of one segment: which facet values does each document hold, and which
+/// documents hold each value?
+///
+/// Values are interned to dense ids by exact text. Documents map to their value ids (CSR by
+/// ordinal, for counting) and each value to its documents (CSR by value id, ordinals ascending,
+/// for filtering). Case-folded and numeric lookups are derived when the column is made, so
+/// matching a filter value costs a dictionary probe, never a scan of the documents.
+struct FacetColumn: Sendable {
+    let name: String
+    /// Value id → text as first seen.
+    let values: [String]
+    /// Value id → 1 when some record held it as a JSON number (these feed `facets_stats`).
+    let numericFlags: [UInt8]
+    /// `starts[d]..<starts[d + 1]` index `ids` for ordinal `d`.
+    let starts: [UInt32]
+    let ids: [UInt32]
+
+    /// Lower-cased text → value ids (facet filters compare ignoring case).
+    let folded: [String: [UInt32]]
+    /// Exact text → value id (tags compare exactly).
+    let exact: [String: UInt32]
+    /// Value id → the number its text spells, or NaN.
+    let numbers: [Double]
+    /// `valueStarts[v]..<valueStarts[v + 1]` index `valueDocs` for value `v`.
+    let valueStarts: [UInt32]
+    let valueDocs: [UInt32]
+    /// Every document holds at most one value: counting can skip the CSR indirection.
+    let isSingleValued: Bool
+    /// Value id → its place among the values in code-point order (ties of counts break on it).
+    let alphaRanks: [UInt32]
+    /// Some value came from a JSON number: the column feeds `facets_stats`.
+    let hasNumbers: Bool
+    /// For few values: value `v`'s documents as bitset words `v * wordCount ..< (v + 1) * wordCount`,
+    /// so a count is a popcount of an AND with the matches; empty when too many values.
+    let valueBits: [UInt64]
+    let wordCount: Int
+    /// When single-valued: each document's value id, `UInt32.max` for none (one load per document).
+    let singles: [UInt32]
+    /// Bitset bytes a column may spend on `valueBits`.
+    static let bitsetBudget = 16 << 20
+
+    init(name: String, values: [String], numericFlags: [UInt8], starts: [UInt32], ids: [UInt32]) {
+        self.name = name
+        self.values = values
+        self.numericFlags = numericFlags
+        self.starts = starts
+        self.ids = ids
+        var folded: [String: [UInt32]] = [:], exact: [String: UInt32] = [:]
+        var numbers = [Double](repeating: .nan, count: values.count)
+        for (id, text) in values.enumerated() {
+            folded[text.lowercased(), default: []].append(UInt32(id))
+            exact[text] = UInt32(id)
+            if let number = Self.number(text) { numbers[id] = number }
+        }
+        self.folded = folded
+        self.exact = exact
+        self.numbers = numbers
+        var valueStarts = [UInt32](repeating: 0, count: values.count + 1)
+        for id in ids { valueStarts[Int(id) + 1] += 1 }
+        for v in 0..<values.count { valueStarts[v + 1] += valueStarts[v] }
+        var cursor = valueStarts
+        var valueDocs = [UInt32](repeating: 0, count: ids.count)
+        var single = true
+        let documents = max(starts.count - 1, 0)
+        for d in 0..<documents {
+            let range = Int(starts[d])..<Int(starts[d + 1])
+            if range.count > 1 { single = false }
+            for i in range {
+                let v = Int(ids[i])
+                valueDocs[Int(cursor[v])] = UInt32(d)
+                cursor[v] += 1
+            }
+        }
+        self.valueStarts = valueStarts
+        self.valueDocs = valueDocs
+        isSingleValued = single
+        var singles: [UInt32] = []
+        if single {
+            singles = [UInt32](repeating: .max, count: documents)
+            for d in 0..<documents where starts[d] != starts[d + 1] { singles[d] = ids[Int(starts[d])] }
+        }
+        self.singles = singles
+        var ranks = [UInt32](repeating: 0, count: values.count)
+        for (rank, id) in values.indices.sorted(by: { values[$0] < values[$1] }).enumerated() { ranks[id] = UInt32(rank) }
+        alphaRanks = ranks
+        hasNumbers = numericFlags.contains(1)
+        let words = (documents + 63) >> 6
+        wordCount = words
+        if values.count * words * 8 <= Self.bitsetBudget && !values.isEmpty {
+            var bits = [UInt64](repeating: 0, count: values.count * words)
+            for v in values.indices {
+                for i in Int(valueStarts[v])..<Int(valueStarts[v + 1]) {
+                    let d = Int(valueDocs[i])
+                    bits[v * words + d >> 6] |= 1 << UInt64(d & 63)
+                }
+            }
+            valueBits = bits
+        } else {
+            valueBits = []
+        }
+    }
+
+    var documentCount: Int { max(starts.count - 1, 0) }
+
+    func documents(of value: Int) -> Range<Int> { Int(valueStarts[value])..<Int(valueStarts[value + 1]) }
+
+    /// The number a facet text spells: plain decimal notation only (no `inf`, `nan` or hex).
+    static func number(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 || $0 == 0x2B })
+        else { return nil }
+        guard let d = Double(text), d.isFinite else { return nil }
+        return d
+    }
+}

@@ -1,0 +1,97 @@
+import QuarryJSON
+
+/// Which record values does a segment keep for filtering, faceting, distinct and geo?
+///
+/// Text facet columns: every `attributesForFaceting` entry, `attributeForDistinct`, and `_tags`
+/// (tag filters need no declaration). Numeric columns are discovered from the records themselves
+/// (numeric filters need no declaration either), up to `maxNumericPaths` paths per segment.
+struct FacetLayout: Sendable, Equatable {
+    /// Attribute paths with a text column, in settings order, unique.
+    let attributes: [String]
+    /// Numeric leaves deeper than this many object levels are not columns.
+    static let maxNumericDepth = 4
+    static let maxNumericPaths = 256
+    static let geoAttribute = "_geoloc"
+
+    init(settings: IndexSettings) {
+        var names: [String] = []
+        for facet in settings.attributesForFaceting where !names.contains(facet.attribute) { names.append(facet.attribute) }
+        if let distinct = settings.attributeForDistinct, !distinct.isEmpty, !names.contains(distinct) { names.append(distinct) }
+        if !names.contains(FacetValues.tagsAttribute) { names.append(FacetValues.tagsAttribute) }
+        attributes = names
+    }
+
+    init(attributes: [String]) { self.attributes = attributes }
+}
+
+/// How record values become facet texts and numbers, the same way for building and for filtering.
+enum FacetValues {
+    static let tagsAttribute = "_tags"
+
+    /// Every scalar at `path` (arrays flattened; a literal dotted key wins over the nested path).
+    static func leaves(of record: JSONObject, path: String, _ body: (JSON) -> Void) {
+        if let value = record[path] { return flatten(value, body) }
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard components.count > 1, let root = record[components[0]] else { return }
+        walk(root, components.dropFirst(), body)
+    }
+
+    private static func walk(_ value: JSON, _ path: ArraySlice<String>, _ body: (JSON) -> Void) {
+        guard let key = path.first else { return flatten(value, body) }
+        switch value {
+        case .object(let object): if let next = object[key] { walk(next, path.dropFirst(), body) }
+        case .array(let elements): for element in elements { walk(element, path, body) }
+        default: return
+        }
+    }
+
+    private static func flatten(_ value: JSON, _ body: (JSON) -> Void) {
+        if case .array(let elements) = value { for element in elements { flatten(element, body) } } else { body(value) }
+    }
+
+    /// The facet text of a scalar: strings as given, numbers in their shortest form, booleans as words.
+    static func text(of value: JSON) -> String? {
+        switch value {
+        case .string(let s): s
+        case .int(let i): String(i)
+        case .double(let d): render(d)
+        case .bool(let b): b ? "true" : "false"
+        case .null, .array, .object: nil
+        }
+    }
+
+    static func render(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+
+    /// Calls `body(path, number)` for every numeric leaf, objects walked to `maxNumericDepth`.
+    static func numbers(of record: JSONObject, _ body: (String, Double) -> Void) {
+        for (key, value) in record where key != "objectID" { numbers(value, path: key, depth: 1, body) }
+    }
+
+    private static func numbers(_ value: JSON, path: String, depth: Int, _ body: (String, Double) -> Void) {
+        switch value {
+        case .int(let i): body(path, Double(i))
+        case .double(let d): body(path, d)
+        case .array(let elements): for element in elements { numbers(element, path: path, depth: depth, body) }
+        case .object(let object) where depth < FacetLayout.maxNumericDepth:
+            for (key, member) in object { numbers(member, path: path + "." + key, depth: depth + 1, body) }
+        default: return
+        }
+    }
+
+    /// The first point of `_geoloc` ({lat, lng} or an array of them).
+    static func geoPoint(of record: JSONObject) -> (lat: Double, lng: Double)? {
+        guard var value = record[FacetLayout.geoAttribute] else { return nil }
+        if case .array(let points) = value, let first = points.first { value = first }
+        guard let lat = coordinate(value["lat"]), let lng = coordinate(value["lng"]) else { return nil }
+        return (lat, lng)
+    }
+
+    private static func coordinate(_ value: JSON?) -> Double? {
+        guard let value else { return nil }
+        if let d = value.doubleValue { return d }
+        if let s = value.stringValue { return Double(s) }
+        return nil
+    }
+}

@@ -1,0 +1,67 @@
+import QuarryJSON
+
+/// How counted facets appear in a response: `facets` {attribute: {value: count}}, best values first
+/// and at most `maxValuesPerFacet` each, and `facets_stats` for attributes holding numbers.
+enum FacetResponse {
+    static func render(_ plan: FilterPlan, _ tallies: [FacetCounter.Tally]) -> JSONObject {
+        var facets = JSONObject(), stats = JSONObject()
+        let refinements = plan.refinements
+        for (i, counted) in plan.counted.enumerated() {
+            let tally = tallies[i]
+            var values = top(tally, refinements.maxValuesPerFacet, alpha: refinements.sortFacetValuesByAlpha)
+            // A selected value with no match is still listed, with 0, so the user can untick it.
+            for value in plan.selected[counted.attribute] ?? [] where !matches(value, tally) && !values.contains(where: { $0.0 == value }) {
+                values.append((value, 0))
+            }
+            var object = JSONObject()
+            for (value, count) in values { object[value] = JSON(count) }
+            facets[counted.attribute] = .object(object)
+            if tally.statsCount > 0 {
+                stats[counted.attribute] = ["min": number(tally.min), "max": number(tally.max),
+                                            "avg": number(tally.sum / Double(tally.statsCount)), "sum": number(tally.sum)]
+            }
+        }
+        var result: JSONObject = ["facets": .object(facets)]
+        if !stats.isEmpty { result["facets_stats"] = .object(stats) }
+        result["exhaustiveFacetsCount"] = true
+        return result
+    }
+
+    /// The best `k` values: count descending then text ascending, or text ascending. One segment
+    /// selects on integers (count, alphabetical rank) with a bounded heap; several merge by text.
+    static func top(_ tally: FacetCounter.Tally, _ k: Int, alpha: Bool) -> [(String, Int)] {
+        guard k > 0 else { return [] }
+        let nonEmpty = tally.parts.filter { $0.counts.contains { $0 > 0 } }
+        if nonEmpty.count > 1 {
+            var merged: [String: Int] = [:]
+            for part in nonEmpty { for (id, n) in part.counts.enumerated() where n > 0 { merged[part.column.values[id], default: 0] += Int(n) } }
+            return merged.map { ($0.key, $0.value) }.sorted { a, b in
+                if !alpha && a.1 != b.1 { return a.1 > b.1 }
+                return a.0 < b.0
+            }.prefix(k).map { $0 }
+        }
+        guard let part = nonEmpty.first else { return [] }
+        // Smaller key is better: (inverted count unless alpha) then alphabetical rank.
+        var heap = TopK<Int>(capacity: k)
+        let ranks = part.column.alphaRanks
+        for (id, n) in part.counts.enumerated() where n > 0 {
+            let primary: UInt64 = alpha ? 0 : UInt64(UInt32.max - n)
+            let key = RankingKey(high: primary, middle: UInt64(ranks[id]), low: 0)
+            if heap.isFull && !(key < heap.threshold) { continue }
+            heap.insert(key, id)
+        }
+        return heap.sorted().map { (part.column.values[$0.payload], Int(part.counts[$0.payload])) }
+    }
+
+    /// Whether some value equal to `value` ignoring case has a count.
+    private static func matches(_ value: String, _ tally: FacetCounter.Tally) -> Bool {
+        let folded = value.lowercased()
+        return tally.parts.contains { part in
+            (part.column.folded[folded] ?? []).contains { part.counts[Int($0)] > 0 }
+        }
+    }
+
+    static func number(_ d: Double) -> JSON {
+        d == d.rounded() && abs(d) < 1e15 ? .int(Int64(d)) : .double(d)
+    }
+}

@@ -1,0 +1,54 @@
+import QuarryJSON
+
+/// Which values of one facet match what the user types, and how many hits hold each?
+///
+/// Counts come from the search machinery (the query, filters, disjunctive groups and hierarchical
+/// selections of the parameters; an or-group on the attribute itself is relaxed as for its facet
+/// list). Values are then matched against `facetQuery` word by word as record text is: prefix on
+/// the last word, typos within the usual budget; every query word must match. Best counts first.
+extension SearchIndex {
+    public func searchForFacetValues(
+        attribute: String, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters
+    ) throws(EngineError) -> JSON {
+        let started = ContinuousClock.now
+        guard settings.attributesForFaceting.contains(where: { $0.attribute == attribute && $0.modifier == .searchable }) else {
+            throw .invalidParameter(name: "facetName", expected: "an attribute declared as searchable(\(attribute)) in the index "
+                + "setting attributesForFaceting ('\(attribute)' is not)")
+        }
+        var counting = parameters
+        counting.hitsPerPage = 0
+        counting.page = 0
+        counting.refinements.facets = [attribute]
+        counting.refinements.maxValuesPerFacet = Int.max
+        counting.refinements.sortFacetValuesByAlpha = false
+        let response = try search(counting, records: InMemoryRecords([]))
+        let counts = response.extra["facets"]?[attribute]?.objectValue ?? [:]
+
+        var query = parameters
+        query.query = facetQuery
+        query.queryType = .prefixLast
+        let words = QueryWords.parse(query)
+        var matcher = TextMatcher(words: words)
+        var highlighter = Highlighter(words: words, preTag: parameters.highlightPreTag, postTag: parameters.highlightPostTag,
+                                      encoding: parameters.positionEncoding)
+        let all: UInt64 = words.count >= 64 ? .max : (1 << UInt64(words.count)) - 1
+        var found: [(value: String, count: Int)] = []
+        for (value, count) in counts {
+            guard let n = count.intValue, n > 0 else { continue }
+            if !words.isEmpty {
+                let matched = matcher.matches(in: value).reduce(UInt64(0)) { $0 | $1.words }
+                guard matched & all == all else { continue }
+            }
+            found.append((value, n))
+        }
+        found.sort { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
+        var ranges = JSONObject()
+        let hits: [JSON] = found.prefix(maxFacetHits).map { entry in
+            let highlighted = highlighter.mirror(.string(entry.value), path: "value", ranges: &ranges)?["value"] ?? .string(entry.value)
+            return ["value": .string(entry.value), "highlighted": highlighted, "count": JSON(entry.count)]
+        }
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return ["facetHits": .array(hits), "exhaustiveFacetsCount": true, "processingTimeMS": JSON(milliseconds)]
+    }
+}

@@ -1,0 +1,31 @@
+/// For one numeric path of one segment: each document's numbers, NaN where it has none.
+///
+/// Single-valued columns are one contiguous `Double` per ordinal; a path holding arrays of numbers
+/// keeps a CSR (`starts`) instead.
+struct NumericColumn: Sendable {
+    let path: String
+    /// Empty when single-valued: `values[d]` is document `d`'s number.
+    let starts: [UInt32]
+    let values: [Double]
+
+    var isSingleValued: Bool { starts.isEmpty }
+
+    /// Whether any of document `d`'s numbers satisfies `test`.
+    @inline(__always)
+    func any(_ d: Int, _ test: (Double) -> Bool) -> Bool {
+        if starts.isEmpty { return d < values.count && !values[d].isNaN && test(values[d]) }
+        guard d + 1 < starts.count else { return false }
+        for i in Int(starts[d])..<Int(starts[d + 1]) where test(values[i]) { return true }
+        return false
+    }
+}
+
+/// Each document's first `_geoloc` point; NaN where it has none.
+struct GeoColumn: Sendable {
+    let latitudes: [Double]
+    let longitudes: [Double]
+
+    static let empty = GeoColumn(latitudes: [], longitudes: [])
+
+    var isEmpty: Bool { latitudes.allSatisfy(\.isNaN) }
+}

@@ -1,0 +1,76 @@
+/// How a segment's facet values are saved in the derived file, after its search structures.
+///
+/// Per text column: name, value texts (UTF-8 bytes and offsets), numeric flags, document starts and
+/// value ids. Per numeric column: path, starts (empty when single-valued), values. Then the geo
+/// columns. The lookups and per-value postings are rebuilt on reading.
+extension SegmentFacets {
+    func write(to writer: inout BinaryWriter) {
+        writer.write(UInt64(columns.count))
+        for column in columns {
+            Self.write(strings: [column.name], to: &writer)
+            Self.write(strings: column.values, to: &writer)
+            writer.write(array: column.numericFlags)
+            writer.write(array: column.starts)
+            writer.write(array: column.ids)
+        }
+        writer.write(UInt64(numeric.count))
+        for column in numeric {
+            Self.write(strings: [column.path], to: &writer)
+            writer.write(array: column.starts)
+            writer.write(array: column.values)
+        }
+        writer.write(array: geo.latitudes)
+        writer.write(array: geo.longitudes)
+    }
+
+    static func read(from reader: inout BinaryReader, documents n: Int) throws(DerivedIndexError) -> SegmentFacets {
+        var facets = SegmentFacets()
+        let columnCount = try reader.readInt(max: 1 << 16)
+        for _ in 0..<columnCount {
+            let name = try readStrings(&reader).first ?? ""
+            let values = try readStrings(&reader)
+            let flags = try reader.readArray(of: UInt8.self)
+            let starts = try reader.readArray(of: UInt32.self)
+            let ids = try reader.readArray(of: UInt32.self)
+            guard flags.count == values.count, starts.count == n + 1, starts.last.map({ Int($0) == ids.count }) ?? false,
+                  zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), ids.allSatisfy({ Int($0) < values.count })
+            else { throw .corrupt("inconsistent facet column '\(name)'") }
+            facets.columns.append(FacetColumn(name: name, values: values, numericFlags: flags, starts: starts, ids: ids))
+        }
+        let numericCount = try reader.readInt(max: 1 << 16)
+        for _ in 0..<numericCount {
+            let path = try readStrings(&reader).first ?? ""
+            let starts = try reader.readArray(of: UInt32.self)
+            let values = try reader.readArray(of: Double.self)
+            let valid = starts.isEmpty ? values.count == n
+                : starts.count == n + 1 && starts.last.map({ Int($0) == values.count }) ?? false
+                    && zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
+            guard valid else { throw .corrupt("inconsistent numeric column '\(path)'") }
+            facets.numeric.append(NumericColumn(path: path, starts: starts, values: values))
+        }
+        let latitudes = try reader.readArray(of: Double.self), longitudes = try reader.readArray(of: Double.self)
+        guard latitudes.count == n, longitudes.count == n else { throw .corrupt("inconsistent geo columns") }
+        facets.geo = GeoColumn(latitudes: latitudes, longitudes: longitudes)
+        return facets
+    }
+
+    private static func write(strings: [String], to writer: inout BinaryWriter) {
+        var bytes: [UInt8] = [], offsets: [UInt32] = [0]
+        for s in strings {
+            bytes.append(contentsOf: s.utf8)
+            offsets.append(UInt32(bytes.count))
+        }
+        writer.write(array: bytes)
+        writer.write(array: offsets)
+    }
+
+    private static func readStrings(_ reader: inout BinaryReader) throws(DerivedIndexError) -> [String] {
+        let bytes = try reader.readArray(of: UInt8.self), offsets = try reader.readArray(of: UInt32.self)
+        guard let first = offsets.first, first == 0, offsets.last.map({ Int($0) == bytes.count }) ?? false,
+              zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 })
+        else { throw .corrupt("inconsistent string table") }
+        return (0..<offsets.count - 1).map { i in
+            String(decoding: bytes[Int(offsets[i])..<Int(offsets[i + 1])], as: UTF8.self)
+        }
+    }
+}

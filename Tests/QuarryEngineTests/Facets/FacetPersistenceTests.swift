@@ -1,0 +1,34 @@
+import Foundation
+@testable import QuarryEngine
+import QuarryJSON
+import XCTest
+
+/// Facet columns survive the derived file: a reopened index filters and counts as the one written,
+/// across several segments and deletions; a file built for other faceting settings is refused.
+final class FacetPersistenceTests: XCTestCase {
+    func testReopenedIndexFiltersAndCountsTheSame() throws {
+        let fixture = FacetFixtures.fixture
+        let updated = fixture.index.updating(upserts: [(DocID(20), FacetFixtures.product(
+            "21", "red cap", color: "Red", brand: "Acme", price: 7, tags: ["new"], sizes: ["S"], lvl: ["Clothes", "Clothes > Hats"]))],
+            deletions: [DocID(1)], policy: SearchIndex.MergePolicy(eagerLimit: 0, ratio: 0, floor: 0))
+        XCTAssertEqual(updated.segments.count, 2)
+        let path = NSTemporaryDirectory() + "facets-\(UUID().uuidString).qsi"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try updated.write(to: path, generation: 3)
+        let reopened = try SearchIndex.read(from: path, settings: fixture.settings).index
+        let parameters: JSONObject = ["facets": ["*"], "filters": "price < 45 AND NOT _tags:sale",
+                                      "disjunctiveFilters": ["color": "color:red"]]
+        let before = try XCTUnwrap(fixture.search("", parameters, index: updated))
+        let after = try XCTUnwrap(fixture.search("", parameters, index: reopened))
+        XCTAssertEqual(Set(before.ids), ["3", "20"], "the new record is not in the record source: its docID stands in")
+        XCTAssertEqual(after.ids, before.ids)
+        XCTAssertEqual(after.extra["facets"], before.extra["facets"])
+        XCTAssertEqual(after.extra["facets_stats"], before.extra["facets_stats"])
+
+        var other = fixture.settings
+        other.attributesForFaceting = [FacetAttribute(attribute: "color")]
+        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: other)) {
+            XCTAssertEqual($0 as? DerivedIndexError, .settingsMismatch)
+        }
+    }
+}
