@@ -32,9 +32,10 @@ def fixture_daemon(daemon, short_tmp):
         if "openSession" not in client.server_info.methods:
             pytest.skip("the daemon has no session methods (issue 5 not merged)")
         client.set_settings("people", {"searchableAttributes": ["name", "bio"], "attributesForFaceting": ["tags"],
-                                       "replicas": ["people_by_popularity"]})
+                                       "replicas": ["people_by_popularity", "virtual(people_relevant)"]})
         client.save_objects("people", PEOPLE)
         client.set_settings("people_by_popularity", {"customRanking": ["desc(popularity)"]})
+        client.set_settings("people_relevant", {"customRanking": ["desc(popularity)"], "relevancyStrictness": 50})
         client.save_objects("files", [{"objectID": "r", "title": "readme", "path": os.path.join(short_tmp, "README.txt")}])
     return daemon
 
