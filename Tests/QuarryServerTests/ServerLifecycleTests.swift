@@ -11,27 +11,14 @@ import XCTest
 /// 3. a second `initialize` is refused; after `shutdown` only `exit` is accepted;
 /// 4. `exit` on stdio stops with 0 after `shutdown`, 1 before; on a socket it closes only that connection;
 /// 5. parse errors, invalid requests and batches follow JSON-RPC 2.0.
-final class ServerLifecycleTests: XCTestCase {
-    private var sink = RecordingSink()
-    private var server: Server!
-    private var engine: Engine!
-    private var directory = ""
+final class ServerLifecycleTests: ServerTestCase {
     private let stdio = ConnectionID(rawValue: 1)
     private let socket = ConnectionID(rawValue: 2)
 
     override func setUpWithError() throws {
-        directory = "/tmp/quarry-server-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        mkdir(directory, 0o700)
-        engine = try Engine(directory: directory, log: { _ in })
-        sink = RecordingSink()
-        server = Server(configuration: ServerConfiguration(), engine: engine, sink: sink, log: { _ in })
+        try super.setUpWithError()
         server.connectionOpened(stdio, kind: .stdio)
         server.connectionOpened(socket, kind: .socket)
-    }
-
-    override func tearDown() {
-        engine.close()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private func receive(_ text: String, on id: ConnectionID? = nil) {

@@ -10,20 +10,12 @@ import XCTest
 ///    attached connection too; `resultsUpdated` for that version follows on both;
 /// 2. an attaching connection gets the newest results after its reply;
 /// 3. a closed connection is detached; the session stays for the others.
-final class ServerSessionTests: XCTestCase {
-    private var sink = RecordingSink()
-    private var server: Server!
-    private var engine: Engine!
-    private var directory = ""
+final class ServerSessionTests: ServerTestCase {
     private let a = ConnectionID(rawValue: 1)
     private let b = ConnectionID(rawValue: 2)
 
     override func setUpWithError() throws {
-        directory = "/tmp/quarry-session-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        mkdir(directory, 0o700)
-        engine = try Engine(directory: directory, log: { _ in })
-        sink = RecordingSink()
-        server = Server(configuration: ServerConfiguration(), engine: engine, sink: sink, log: { _ in })
+        try super.setUpWithError()
         for id in [a, b] {
             server.connectionOpened(id, kind: .socket)
             send(#"{"jsonrpc":"2.0","id":0,"method":"initialize"}"#, on: id)
@@ -31,11 +23,6 @@ final class ServerSessionTests: XCTestCase {
         }
         send(#"{"jsonrpc":"2.0","id":1,"method":"saveObjects","params":{"index":"songs","objects":[{"objectID":"1","title":"muse"},{"objectID":"2","title":"music box"},{"objectID":"3","title":"river"}]}}"#, on: a)
         XCTAssertNotNil(reply(1, on: a)?["result"])
-    }
-
-    override func tearDown() {
-        engine.close()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     private func send(_ text: String, on id: ConnectionID) {

@@ -119,6 +119,7 @@ func runRelevantSort(settings: IndexSettings, records: [(DocID, JSONObject)], so
     let index = SearchIndex.build(settings: replica, records: records)
     for strictness in [100, 0] {
         var cpu: [Double] = []
+        var slowest: [(Double, String)] = []
         for _ in 0..<rounds {
             for phrase in Catalogue.phrases {
                 var typed = ""
@@ -127,13 +128,15 @@ func runRelevantSort(settings: IndexSettings, records: [(DocID, JSONObject)], so
                     let parameters = try SearchParameters(json: ["query": .string(typed), "hitsPerPage": 20, "facets": .array(FacetedWorkload.facets),
                                                                  "relevancyStrictness": JSON(strictness)], settings: replica)
                     let start = threadCPUSeconds()
-                    _ = try index.search(parameters, records: source)
+                    let response = try index.search(parameters, records: source)
                     cpu.append((threadCPUSeconds() - start) * 1000)
+                    slowest.append((cpu[cpu.count - 1], "\(typed) (\(response.nbHits), sorted \(response.extra["nbSortedHits"]?.intValue ?? -1))"))
                 }
             }
         }
         cpu.sort()
         print(String(format: "virtual replica by price, relevancyStrictness %d, faceted keystrokes (%d): thread CPU p50 %.2f ms, p99 %.2f ms, max %.2f ms",
                      strictness, cpu.count, cpu[cpu.count / 2], cpu[min(cpu.count - 1, cpu.count * 99 / 100)], cpu.last ?? 0))
+        print("  slowest: " + slowest.sorted { $0.0 > $1.0 }.prefix(4).map { String(format: "%@ %.1f ms", $0.1, $0.0) }.joined(separator: "; "))
     }
 }

@@ -80,12 +80,14 @@ enum FacetValues {
         }
     }
 
-    /// The first point of `_geoloc` ({lat, lng} or an array of them).
-    static func geoPoint(of record: JSONObject) -> (lat: Double, lng: Double)? {
-        guard var value = record[FacetLayout.geoAttribute] else { return nil }
-        if case .array(let points) = value, let first = points.first { value = first }
-        guard let lat = coordinate(value["lat"]), let lng = coordinate(value["lng"]) else { return nil }
-        return (lat, lng)
+    /// The points of `_geoloc` ({lat, lng} or an array of them); malformed points are skipped.
+    static func geoPoints(of record: JSONObject) -> [(lat: Double, lng: Double)] {
+        guard let value = record[FacetLayout.geoAttribute] else { return [] }
+        let candidates: [JSON] = if case .array(let points) = value { points } else { [value] }
+        return candidates.compactMap { point in
+            guard let lat = coordinate(point["lat"]), let lng = coordinate(point["lng"]) else { return nil }
+            return (lat, lng)
+        }
     }
 
     private static func coordinate(_ value: JSON?) -> Double? {

@@ -21,6 +21,10 @@ extension SearchIndex {
         counting.refinements.facets = [attribute]
         counting.refinements.maxValuesPerFacet = Int.max
         counting.refinements.sortFacetValuesByAlpha = false
+        // Only counts are wanted: nothing that merely orders hits.
+        counting.distinct = 0
+        counting.refinements.optionalFilters = []
+        counting.refinements.relevancyStrictness = 0
         let response = try search(counting, records: InMemoryRecords([]))
         let counts = response.extra["facets"]?[attribute]?.objectValue ?? [:]
 

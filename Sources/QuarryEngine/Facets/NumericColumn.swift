@@ -20,12 +20,23 @@ struct NumericColumn: Sendable {
     }
 }
 
-/// Each document's first `_geoloc` point; NaN where it has none.
+/// Each document's `_geoloc` points: `starts[d]..<starts[d + 1]` index its coordinates.
 struct GeoColumn: Sendable {
+    let starts: [UInt32]
     let latitudes: [Double]
     let longitudes: [Double]
 
-    static let empty = GeoColumn(latitudes: [], longitudes: [])
+    static let empty = GeoColumn(starts: [], latitudes: [], longitudes: [])
 
-    var isEmpty: Bool { latitudes.allSatisfy(\.isNaN) }
+    func points(of d: Int) -> Range<Int> { d + 1 < starts.count ? Int(starts[d])..<Int(starts[d + 1]) : 0..<0 }
+
+    /// Meters from `center` to the document's nearest point; nil when it has none.
+    func nearest(_ d: Int, to center: (lat: Double, lng: Double)) -> Double? {
+        var best: Double? = nil
+        for i in points(of: d) {
+            let distance = GeoQuery.distance(center.lat, center.lng, latitudes[i], longitudes[i])
+            if distance < best ?? .infinity { best = distance }
+        }
+        return best
+    }
 }

@@ -2,7 +2,7 @@
 ///
 /// Per text column: name, value texts (UTF-8 bytes and offsets), numeric flags, document starts and
 /// value ids. Per numeric column: path, starts (empty when single-valued), values. Then the geo
-/// columns. The lookups and per-value postings are rebuilt on reading.
+/// points: starts per document, latitudes, longitudes. The lookups and per-value postings are rebuilt on reading.
 extension SegmentFacets {
     func write(to writer: inout BinaryWriter) {
         writer.write(UInt64(columns.count))
@@ -19,6 +19,7 @@ extension SegmentFacets {
             writer.write(array: column.starts)
             writer.write(array: column.values)
         }
+        writer.write(array: geo.starts)
         writer.write(array: geo.latitudes)
         writer.write(array: geo.longitudes)
     }
@@ -48,9 +49,12 @@ extension SegmentFacets {
             guard valid else { throw .corrupt("inconsistent numeric column '\(path)'") }
             facets.numeric.append(NumericColumn(path: path, starts: starts, values: values))
         }
+        let starts = try reader.readArray(of: UInt32.self)
         let latitudes = try reader.readArray(of: Double.self), longitudes = try reader.readArray(of: Double.self)
-        guard latitudes.count == n, longitudes.count == n else { throw .corrupt("inconsistent geo columns") }
-        facets.geo = GeoColumn(latitudes: latitudes, longitudes: longitudes)
+        guard starts.count == n + 1, starts.first == 0, starts.last.map({ Int($0) == latitudes.count }) ?? false,
+              longitudes.count == latitudes.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
+        else { throw .corrupt("inconsistent geo columns") }
+        facets.geo = GeoColumn(starts: starts, latitudes: latitudes, longitudes: longitudes)
         return facets
     }
 

@@ -20,6 +20,7 @@ struct SegmentFacetsBuilder {
     private var columns: [ColumnBuilder]
     private var numericPaths: [String: Int] = [:]
     private var numeric: [NumericBuilder] = []
+    private var geoStarts: [UInt32] = [0]
     private var latitudes: [Double] = []
     private var longitudes: [Double] = []
     private var count = 0
@@ -31,7 +32,7 @@ struct SegmentFacetsBuilder {
         var starts: [UInt32] = [0]
         var ids: [UInt32] = []
 
-        mutating func add(_ text: String, numeric: Bool) {
+        mutating func intern(_ text: String, numeric: Bool) -> UInt32 {
             let id: UInt32
             if let known = interned[text] {
                 id = known
@@ -42,6 +43,11 @@ struct SegmentFacetsBuilder {
                 flags.append(0)
             }
             if numeric { flags[Int(id)] = 1 }
+            return id
+        }
+
+        mutating func add(_ text: String, numeric: Bool) {
+            let id = intern(text, numeric: numeric)
             // A value held twice by one document counts once.
             if !ids[Int(starts[starts.count - 1])...].contains(id) { ids.append(id) }
         }
@@ -69,47 +75,71 @@ struct SegmentFacetsBuilder {
         }
         let document = UInt32(count)
         FacetValues.numbers(of: record) { path, value in append(path, document, value) }
-        let point = FacetValues.geoPoint(of: record)
-        latitudes.append(point?.lat ?? .nan)
-        longitudes.append(point?.lng ?? .nan)
+        for point in FacetValues.geoPoints(of: record) {
+            latitudes.append(point.lat)
+            longitudes.append(point.lng)
+        }
+        geoStarts.append(UInt32(latitudes.count))
         count += 1
     }
 
-    /// Adds ordinal `ordinal` of an existing segment's facets.
-    mutating func add(_ facets: SegmentFacets, ordinal: Int) {
+    /// Adds the live documents of an existing segment (ordinals ascending, those in `dead` skipped),
+    /// mapping each column's value ids once rather than re-interning texts per document.
+    mutating func add(_ facets: SegmentFacets, documents n: Int, dead: Bitset) {
+        let first = UInt32(count)
         for (c, name) in layout.attributes.enumerated() {
-            if let column = facets.column(name), ordinal + 1 < column.starts.count {
-                for i in Int(column.starts[ordinal])..<Int(column.starts[ordinal + 1]) {
-                    let id = Int(column.ids[i])
-                    columns[c].add(column.values[id], numeric: column.numericFlags[id] != 0)
+            let column = facets.column(name)
+            var remap = [UInt32](repeating: .max, count: column?.values.count ?? 0)
+            for ordinal in 0..<n where !dead.contains(ordinal) {
+                if let column, ordinal + 1 < column.starts.count {
+                    for i in Int(column.starts[ordinal])..<Int(column.starts[ordinal + 1]) {
+                        let old = Int(column.ids[i])
+                        if remap[old] == .max { remap[old] = columns[c].intern(column.values[old], numeric: column.numericFlags[old] != 0) }
+                        columns[c].ids.append(remap[old])
+                    }
                 }
+                columns[c].starts.append(UInt32(columns[c].ids.count))
             }
-            columns[c].starts.append(UInt32(columns[c].ids.count))
         }
-        let document = UInt32(count)
         for column in facets.numeric {
-            if column.isSingleValued {
-                if ordinal < column.values.count, !column.values[ordinal].isNaN { append(column.path, document, column.values[ordinal]) }
-            } else if ordinal + 1 < column.starts.count {
-                for i in Int(column.starts[ordinal])..<Int(column.starts[ordinal + 1]) { append(column.path, document, column.values[i]) }
+            guard let slot = slot(for: column.path) else { continue }
+            var document = first
+            for ordinal in 0..<n where !dead.contains(ordinal) {
+                if column.isSingleValued {
+                    if ordinal < column.values.count, !column.values[ordinal].isNaN {
+                        numeric[slot].documents.append(document)
+                        numeric[slot].values.append(column.values[ordinal])
+                    }
+                } else if ordinal + 1 < column.starts.count {
+                    for i in Int(column.starts[ordinal])..<Int(column.starts[ordinal + 1]) {
+                        numeric[slot].documents.append(document)
+                        numeric[slot].values.append(column.values[i])
+                    }
+                }
+                document += 1
             }
         }
-        let hasGeo = ordinal < facets.geo.latitudes.count
-        latitudes.append(hasGeo ? facets.geo.latitudes[ordinal] : .nan)
-        longitudes.append(hasGeo ? facets.geo.longitudes[ordinal] : .nan)
-        count += 1
+        for ordinal in 0..<n where !dead.contains(ordinal) {
+            for i in facets.geo.points(of: ordinal) {
+                latitudes.append(facets.geo.latitudes[i])
+                longitudes.append(facets.geo.longitudes[i])
+            }
+            geoStarts.append(UInt32(latitudes.count))
+            count += 1
+        }
+    }
+
+    /// The builder slot of a numeric path; nil past `maxNumericPaths`.
+    private mutating func slot(for path: String) -> Int? {
+        if let known = numericPaths[path] { return known }
+        guard numeric.count < FacetLayout.maxNumericPaths else { return nil }
+        numericPaths[path] = numeric.count
+        numeric.append(NumericBuilder())
+        return numeric.count - 1
     }
 
     private mutating func append(_ path: String, _ document: UInt32, _ value: Double) {
-        let slot: Int
-        if let known = numericPaths[path] {
-            slot = known
-        } else {
-            guard numeric.count < FacetLayout.maxNumericPaths else { return }
-            slot = numeric.count
-            numericPaths[path] = slot
-            numeric.append(NumericBuilder())
-        }
+        guard let slot = slot(for: path) else { return }
         numeric[slot].documents.append(document)
         numeric[slot].values.append(value)
     }
@@ -133,7 +163,16 @@ struct SegmentFacetsBuilder {
         for (path, slot) in numericPaths.sorted(by: { $0.value < $1.value }) {
             result.numeric.append(Self.column(path, numeric[slot], inverse: inverse, permutation: permutation))
         }
-        result.geo = GeoColumn(latitudes: permutation.map { latitudes[$0] }, longitudes: permutation.map { longitudes[$0] })
+        var starts: [UInt32] = [0], lat: [Double] = [], lng: [Double] = []
+        lat.reserveCapacity(latitudes.count)
+        lng.reserveCapacity(longitudes.count)
+        for old in permutation {
+            let range = Int(geoStarts[old])..<Int(geoStarts[old + 1])
+            lat.append(contentsOf: latitudes[range])
+            lng.append(contentsOf: longitudes[range])
+            starts.append(UInt32(lat.count))
+        }
+        result.geo = GeoColumn(starts: starts, latitudes: lat, longitudes: lng)
         return result
     }
 

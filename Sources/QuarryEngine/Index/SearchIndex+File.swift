@@ -8,7 +8,7 @@ import Foundation
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
 /// Read in one go and copied into arrays: reopening is bounded by disk bandwidth.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40

@@ -55,10 +55,10 @@ struct SegmentBuilder {
         let dictionary = segment.dictionary
         var termMap = [UInt32](repeating: 0, count: dictionary.count)
         for term in 0..<dictionary.count { termMap[term] = interner.intern(dictionary.term(term)) }
+        facets.add(segment.facets, documents: segment.count, dead: dead)
         for ordinal in 0..<segment.count where !dead.contains(ordinal) {
             docIDs.append(segment.docIDs[ordinal])
             values.append(contentsOf: segment.values(of: ordinal))
-            facets.add(segment.facets, ordinal: ordinal)
             for t in segment.positions.range(of: ordinal) {
                 tokenTerms.append(termMap[segment.positions.term(t)])
                 tokenLocations.append(segment.positions.location(t))

@@ -7,6 +7,8 @@ import QuarryJSON
 /// best `(page + 1) × hitsPerPage` with a bounded heap over packed `RankingKey`s. Proximity needs
 /// positions, so it is computed only for candidates whose key with the best possible proximity could
 /// still enter the heap. Segments' winners are merged with `HitOrder`; only the page's records are read.
+/// Filters only widen the dead set (`FilterPlan`); facets are counted over the same candidates
+/// (`FacetCounter`); geo, optional filters, distinct and relevant sort rank in `RefinedRanking`.
 extension SearchIndex {
     public func search(_ parameters: SearchParameters, records: RecordSource) throws(EngineError) -> SearchResponse {
         let started = ContinuousClock.now

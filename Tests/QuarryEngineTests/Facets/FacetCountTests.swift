@@ -27,6 +27,8 @@ final class FacetCountTests: XCTestCase {
         let response = try XCTUnwrap(fixture.search("", ["facets": ["*"]]))
         let names = Set(response.extra["facets"]?.objectValue?.keys.map { $0 } ?? [])
         XCTAssertEqual(names, ["color", "maker.name", "price", "category.lvl0", "category.lvl1"])
+        let named = try XCTUnwrap(fixture.search("", ["facets": ["color", "sizes", "name"]]))
+        XCTAssertEqual(named.extra["facets"]?.objectValue?.keys.map { $0 }, ["color"], "filterOnly and undeclared are not counted")
     }
 
     func testMaxValuesAndSortOrder() throws {

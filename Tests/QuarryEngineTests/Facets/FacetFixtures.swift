@@ -20,6 +20,7 @@ enum FacetFixtures {
             "objectID": .string(id), "name": .string(name), "color": .string(color), "price": .double(price),
             "maker": ["name": .string(brand)], "_tags": .array(tags.map { .string($0) }), "sizes": .array(sizes.map { .string($0) }),
             "category": ["lvl0": .string(lvl[0]), "lvl1": .string(lvl[1])],
+            "_geoloc": [["lat": .double(40 + price / 10), "lng": 2], ["lat": .double(-40 - price / 10), "lng": 2]],
         ]
     }
 

@@ -25,6 +25,11 @@ final class FacetPersistenceTests: XCTestCase {
         XCTAssertEqual(after.extra["facets"], before.extra["facets"])
         XCTAssertEqual(after.extra["facets_stats"], before.extra["facets_stats"])
 
+        let geo: JSONObject = ["aroundLatLng": "-43, 2", "aroundRadius": 250_000, "getRankingInfo": true]
+        let near = try XCTUnwrap(fixture.search("", geo, index: reopened))
+        XCTAssertEqual(near.ids, try XCTUnwrap(fixture.search("", geo, index: updated)).ids)
+        XCTAssertEqual(near.ids, ["3", "4", "1", "5"], "second points at -43, -44, then -41 and -45 (equally far: record order)")
+
         var other = fixture.settings
         other.attributesForFaceting = [FacetAttribute(attribute: "color")]
         XCTAssertThrowsError(try SearchIndex.read(from: path, settings: other)) {

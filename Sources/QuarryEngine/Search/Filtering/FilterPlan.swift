@@ -88,10 +88,12 @@ struct FilterPlan {
         }
     }
 
+    /// Keeps the documents with some `_geoloc` point inside the radius and shapes.
     private static func applyGeo(_ geo: GeoQuery, segment: Segment, to bits: inout [UInt64]) {
-        let lat = segment.facets.geo.latitudes, lng = segment.facets.geo.longitudes
+        let column = segment.facets.geo
         for d in 0..<segment.count where bits[d >> 6] & (1 << UInt64(d & 63)) != 0 {
-            if d >= lat.count || !geo.contains(lat: lat[d], lng: lng[d]) { bits[d >> 6] &= ~(1 << UInt64(d & 63)) }
+            let inside = column.points(of: d).contains { geo.contains(lat: column.latitudes[$0], lng: column.longitudes[$0]) }
+            if !inside { bits[d >> 6] &= ~(1 << UInt64(d & 63)) }
         }
     }
 

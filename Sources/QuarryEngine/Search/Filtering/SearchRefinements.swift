@@ -103,8 +103,9 @@ public struct SearchRefinements: Sendable {
         }
         if let value = json["facets"], !value.isNull, value.stringValue != "" || value.arrayValue != nil {
             let list = try ParameterReader(json).stringList("facets") ?? []
-            facets = list.contains("*")
-                ? settings.attributesForFaceting.filter { $0.modifier != .filterOnly }.map(\.attribute) : list
+            // Like Algolia, attributes not declared for faceting (or only `filterOnly`) are not counted.
+            let countable = settings.attributesForFaceting.filter { $0.modifier != .filterOnly }.map(\.attribute)
+            facets = list.contains("*") ? countable : list.filter { countable.contains($0) }
         }
         let reader = ParameterReader(json)
         if let v = try reader.int("maxValuesPerFacet", min: 0, max: 1000, expected: "an integer between 0 and 1000") {

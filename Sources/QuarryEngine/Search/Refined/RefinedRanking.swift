@@ -50,8 +50,6 @@ struct RefinedRanking {
         var low: UInt64
         var geoDistance: Int32
         var filters: UInt8
-        /// Relevant sort computes proximity only for hits still tied with the best before it.
-        var proximityPending: Bool
     }
 
     func rank(candidates: [Candidates]?, words: [[MatchedTerms]], wanted: Int, nbHits: Int) -> Result {
@@ -60,95 +58,146 @@ struct RefinedRanking {
         if !bounded { entries.reserveCapacity(nbHits) }
         let optional = parameters.refinements.optionalFilters.map { FilterExpression(clauses: [$0]) }
         let center = parameters.refinements.geo?.center
+        let precision = max(1, Int(parameters.refinements.geo?.precision ?? 1))
         let needsProximity = layout.needs(.proximity)
-        let deferProximity = strictness != nil
+        // Relevant sort streams: only hits tied with the best so far on the first `p` criteria stay.
+        let p = strictness.map { (layout.fields.count * $0 + 99) / 100 } ?? 0
+        let (m0, m1) = layout.masks(prefix: p)
+        let proximityInPrefix = layout.fields.prefix(p).contains { $0.criterion == .proximity }
+        var best: (UInt64, UInt64) = (.max, .max)
+        // Strictness 0 keeps every hit in static (ordinal) order: each segment's first `wanted` suffice.
+        let firstOnly = strictness != nil && p == 0 && distinct == 0
         for (s, segment) in index.segments.enumerated() {
             let filter = SegmentFilter(segment: segment, dead: index.dead[s])
             let optionalMasks = optional.map { filter.mask($0) }
             let terms = words.isEmpty ? [] : words[s]
-            let proximity = needsProximity && terms.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
+            // Candidates may already hold every survivor's proximity (read with its tokens).
+            let stored = candidates?[s].proximity
+            let proximity = needsProximity && terms.count > 1 && stored == nil ? ProximityScorer(segment: segment, words: terms) : nil
             let geo = segment.facets.geo
             var top = TopK<Entry>(capacity: bounded ? wanted : 0)
-            let add = { (d: Int) in
+            var taken = 0
+            // Hoisted so the per-hit closure reads arrays, not copies of `Candidates`.
+            let typos = candidates?[s].typos ?? [], attribute = candidates?[s].attribute ?? [], exact = candidates?[s].exact ?? []
+            let add = { (d: Int) -> Bool in
                 var values = TextualLayout.Values()
+                var distance = Int.max
                 for mask in optionalMasks where mask[d >> 6] & (1 << UInt64(d & 63)) != 0 { values.filters += 1 }
-                if let center, d < geo.latitudes.count, !geo.latitudes[d].isNaN, !geo.longitudes[d].isNaN {
-                    values.geoDistance = Int(GeoQuery.distance(center.lat, center.lng, geo.latitudes[d], geo.longitudes[d]).rounded())
+                if let center, let meters = geo.nearest(d, to: center) {
+                    distance = Int(meters.rounded())
+                    values.geoDistance = distance / precision
                 }
-                if let candidates {
-                    values.typos = Int(candidates[s].typos[d])
-                    values.attribute = Int(candidates[s].attribute[d] & ~AttributeScore.typoDisabledFlag)
-                    values.exact = Int(candidates[s].exact[d])
+                if d < typos.count {
+                    values.typos = Int(typos[d])
+                    values.attribute = Int(attribute[d] & ~AttributeScore.typoDisabledFlag)
+                    values.exact = Int(exact[d])
                 }
                 // Proximity reads positions: first try the closest possible (one step per word pair).
-                values.proximity = proximity == nil ? 0 : terms.count - 1
+                values.proximity = stored.map { Int($0[d]) } ?? (proximity == nil ? 0 : terms.count - 1)
                 var (high, low) = layout.pack(values)
-                if bounded, top.isFull, !(RankingKey(high: high, middle: low, low: UInt64(d)) < top.threshold) { return }
-                if let proximity, !deferProximity {
+                if bounded, top.isFull, !(RankingKey(high: high, middle: low, low: UInt64(d)) < top.threshold) { return true }
+                if strictness != nil && (high & m0, low & m1) > best { return true }
+                if let proximity, strictness == nil || proximityInPrefix {
                     values.proximity = proximity.proximity(of: d)
                     (high, low) = layout.pack(values)
                 }
                 let entry = Entry(segment: Int32(s), ordinal: UInt32(d), high: high, low: low,
-                                  geoDistance: Int32(clamping: values.geoDistance), filters: UInt8(min(values.filters, 255)),
-                                  proximityPending: proximity != nil && deferProximity)
-                if bounded {
+                                  geoDistance: Int32(clamping: distance), filters: UInt8(min(values.filters, 255)))
+                if strictness != nil {
+                    let key = (high & m0, low & m1)
+                    if key > best { return true }
+                    if key < best { best = key; entries.removeAll(keepingCapacity: true) }
+                    entries.append(entry)
+                    taken += 1
+                    return !(firstOnly && taken >= wanted)
+                } else if bounded {
                     // Inside a segment the ordinal is the static order: it breaks textual ties.
                     top.insert(RankingKey(high: high, middle: low, low: UInt64(d)), entry)
                 } else {
                     entries.append(entry)
                 }
+                return true
             }
             if let candidates {
-                candidates[s].forEach(dead: plan.hitDead[s]) { add($0); return true }
+                candidates[s].forEach(dead: plan.hitDead[s]) { add($0) }
             } else {
                 let dead = plan.hitDead[s]
-                for d in 0..<segment.count where !dead.contains(d) { add(d) }
+                for d in 0..<segment.count where !dead.contains(d) { if !add(d) { break } }
             }
             if bounded { entries += top.sorted().map(\.payload) }
         }
         var nbSortedHits: Int? = nil
-        if let strictness {
-            let p = (layout.fields.count * strictness + 99) / 100
-            if let q = layout.fields.firstIndex(where: { $0.criterion == .proximity }), q < p {
-                // Tie on the criteria before proximity first; only the survivors need positions.
-                keepTiedWithBest(&entries, prefix: q)
-                resolveProximity(&entries, words: words)
-            }
-            if !entries.isEmpty {
-                keepTiedWithBest(&entries, prefix: p)
-                // Entries arrived in ordinal (static) order per segment; only several segments need merging.
-                if index.segments.count > 1 { entries.sort(by: staticOrder) }
-            }
-            nbSortedHits = entries.count
+        if strictness != nil {
+            // Entries arrived in ordinal (static) order per segment; only several segments need merging.
+            if index.segments.count > 1 { entries.sort(by: staticOrder) }
+            nbSortedHits = firstOnly ? nbHits : entries.count
+        } else if distinct > 0 {
+            var distinctHits = nbHits
+            (entries, distinctHits) = distinctPage(entries, wanted: wanted)
+            let page = entries.prefix(wanted)
+            return Result(ranked: page.map { RankedDocument(segment: Int($0.segment), ordinal: Int($0.ordinal), key: RankingKey()) },
+                          nbHits: distinctHits, nbSortedHits: nil,
+                          details: page.map { ($0.geoDistance == Int32.max ? Int.max : Int($0.geoDistance), Int($0.filters)) })
         } else {
             entries.sort(by: precedes)
         }
         if distinct > 0 { applyDistinct(&entries) }
-        if nbSortedHits != nil { nbSortedHits = entries.count }
+        if nbSortedHits != nil && distinct > 0 { nbSortedHits = entries.count }
         let page = entries.prefix(wanted)
         return Result(ranked: page.map { RankedDocument(segment: Int($0.segment), ordinal: Int($0.ordinal), key: RankingKey()) },
-                      nbHits: distinct > 0 && strictness == nil ? entries.count : nbHits,
+                      nbHits: nbHits,
                       nbSortedHits: nbSortedHits,
                       details: page.map { ($0.geoDistance == Int32.max ? Int.max : Int($0.geoDistance), Int($0.filters)) })
     }
 
-    /// Keeps the entries equal to the best one on the first `prefix` textual criteria.
-    private func keepTiedWithBest(_ entries: inout [Entry], prefix: Int) {
-        let (m0, m1) = layout.masks(prefix: prefix)
-        guard let best = entries.min(by: { ($0.high & m0, $0.low & m1) < ($1.high & m0, $1.low & m1) }) else { return }
-        entries.removeAll { $0.high & m0 != best.high & m0 || $0.low & m1 != best.low & m1 }
+    /// Distinct without relevant sort: the exact count of hits left after distinct (group sizes,
+    /// no sorting), and the best entries in order, selecting a few times `wanted` at a time rather
+    /// than sorting every hit.
+    private func distinctPage(_ all: [Entry], wanted: Int) -> (page: [Entry], nbHits: Int) {
+        guard let attribute = index.settings.attributeForDistinct else { return (all, all.count) }
+        let columns = index.segments.map { $0.facets.column(attribute) }
+        var perSegment = columns.map { [UInt32](repeating: 0, count: $0?.values.count ?? 0) }
+        var withoutValue = 0
+        for entry in all {
+            guard let id = Self.group(columns[Int(entry.segment)], Int(entry.ordinal)) else { withoutValue += 1; continue }
+            perSegment[Int(entry.segment)][id] += 1
+        }
+        var groups: [String: Int] = [:]
+        for (s, counts) in perSegment.enumerated() {
+            guard let column = columns[s] else { continue }
+            for (id, n) in counts.enumerated() where n > 0 { groups[column.values[id], default: 0] += Int(n) }
+        }
+        let nbHits = withoutValue + groups.values.reduce(0) { $0 + min($1, distinct) }
+        var k = max(wanted * 4, 64)
+        while true {
+            var selected: [Entry]
+            if k >= all.count {
+                selected = all.sorted(by: precedes)
+            } else {
+                // Bounded selection on the textual key (ties: segment, ordinal), then the exact order.
+                var top = TopK<Entry>(capacity: k)
+                for entry in all {
+                    top.insert(RankingKey(high: entry.high, middle: entry.low, low: UInt64(entry.segment) << 32 | UInt64(entry.ordinal)), entry)
+                }
+                selected = top.sorted().map(\.payload)
+                if index.segments.count > 1, let last = selected.last {
+                    // Across segments ties on the textual key go by stored values, so the heap may have
+                    // cut that last tie group short: keep only what precedes it, an exact prefix.
+                    selected.removeAll { $0.high == last.high && $0.low == last.low }
+                    selected.sort(by: precedes)
+                }
+            }
+            let complete = k >= all.count
+            applyDistinct(&selected)
+            if complete || selected.count >= wanted { return (Array(selected.prefix(wanted)), nbHits) }
+            k *= 4
+        }
     }
 
-    /// Replaces the provisional proximity of pending entries with the real one.
-    private func resolveProximity(_ entries: inout [Entry], words: [[MatchedTerms]]) {
-        guard let field = layout.fields.first(where: { $0.criterion == .proximity }), !words.isEmpty else { return }
-        let scorers = index.segments.indices.map { s in ProximityScorer(segment: index.segments[s], words: words[s]) }
-        let mask: UInt64 = ((1 << UInt64(field.bits)) - 1) << field.shift
-        for i in entries.indices where entries[i].proximityPending {
-            let value = UInt64(min(scorers[Int(entries[i].segment)].proximity(of: Int(entries[i].ordinal)), (1 << field.bits) - 1)) << field.shift
-            if field.word == 0 { entries[i].high = entries[i].high & ~mask | value } else { entries[i].low = entries[i].low & ~mask | value }
-            entries[i].proximityPending = false
-        }
+    /// The value id of document `d`'s first value, its distinct group.
+    private static func group(_ column: FacetColumn?, _ d: Int) -> Int? {
+        guard let column, d + 1 < column.starts.count, column.starts[d] < column.starts[d + 1] else { return nil }
+        return Int(column.ids[Int(column.starts[d])])
     }
 
     /// Keeps at most `distinct` hits per value of `attributeForDistinct` (its first value); hits

@@ -31,6 +31,11 @@ struct TextualLayout {
             fields.append(Field(criterion: criterion, word: word, shift: UInt64(free), bits: bits))
         }
         self.fields = fields
+        for field in fields where field.bits > 0 {
+            if let slot = Self.slot(field.criterion), slots[slot].word < 0 {
+                slots[slot] = (field.word, field.shift, (1 << field.bits) - 1)
+            }
+        }
     }
 
     /// One hit's values; each is clamped to its field (lower is better after `pack`).
@@ -38,21 +43,36 @@ struct TextualLayout {
         var typos = 0, geoDistance = Int.max, filters = 0, proximity = 0, attribute = 0, exact = 0
     }
 
+    /// Per criterion: the word (0 or 1) and shift of its field; word -1 when absent.
+    private var slots: [(word: Int, shift: UInt64, limit: Int)] = Array(repeating: (-1, 0, 0), count: 6)
+
+    private static func slot(_ criterion: RankingCriterion) -> Int? {
+        switch criterion {
+        case .typo: 0
+        case .geo: 1
+        case .filters: 2
+        case .proximity: 3
+        case .attribute: 4
+        case .exact: 5
+        default: nil
+        }
+    }
+
+    @inline(__always)
+    private func put(_ slot: Int, _ value: Int, _ words: inout (UInt64, UInt64)) {
+        let s = slots[slot]
+        if s.word == 0 { words.0 |= UInt64(min(value, s.limit)) << s.shift } else if s.word == 1 { words.1 |= UInt64(min(value, s.limit)) << s.shift }
+    }
+
+    @inline(__always)
     func pack(_ v: Values) -> (UInt64, UInt64) {
         var words: (UInt64, UInt64) = (0, 0)
-        for field in fields where field.bits > 0 {
-            let limit = (1 << field.bits) - 1
-            let value: Int = switch field.criterion {
-            case .typo: min(v.typos, limit)
-            case .geo: min(v.geoDistance, limit)
-            case .filters: limit - min(v.filters, limit)
-            case .proximity: min(v.proximity, limit)
-            case .attribute: min(v.attribute, limit)
-            case .exact: limit - min(v.exact, limit)
-            default: 0
-            }
-            if field.word == 0 { words.0 |= UInt64(value) << field.shift } else { words.1 |= UInt64(value) << field.shift }
-        }
+        put(0, v.typos, &words)
+        put(1, v.geoDistance, &words)
+        put(2, slots[2].limit - min(v.filters, slots[2].limit), &words)
+        put(3, v.proximity, &words)
+        put(4, v.attribute, &words)
+        put(5, slots[5].limit - min(v.exact, slots[5].limit), &words)
         return words
     }
 
