@@ -7,5 +7,6 @@ struct Quarry: ParsableCommand {
         subcommands: [
             ServeCommand.self, ConnectCommand.self, StopCommand.self,
             ImportCommand.self, SearchCommand.self, SettingsCommand.self,
+            CallCommand.self, WatchCommand.self, FzfCommand.self,
         ])
 }
