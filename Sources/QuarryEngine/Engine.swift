@@ -124,15 +124,20 @@ public final class Engine: Sendable {
     /// SQLite by docID; in the instant between a commit and the snapshot swap
     /// they can already show that commit (a record it deleted reads as nil).
     public func search(
-        index name: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16
+        index name: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16,
+        alsoUTF8Ranges: Bool = false
     ) throws(EngineError) -> JSON {
         let (index, replica) = try resolve(name)
         guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
-        let parameters = try SearchParameters(json: parameters, settings: snapshot.settings, positionEncoding: positionEncoding)
+        var parameters = try SearchParameters(json: parameters, settings: snapshot.settings, positionEncoding: positionEncoding)
+        parameters.alsoUTF8Ranges = alsoUTF8Ranges
         return try index.readers.withSource { (records) throws(EngineError) -> JSON in
             try snapshot.index.search(parameters, records: records).json()
         }
     }
+
+    /// The hit member that holds UTF-8 match ranges when `alsoUTF8Ranges` is set.
+    public static let utf8RangesKey = HitRanges.utf8Key
 
     // MARK: Index handles
 

@@ -3,13 +3,15 @@ import QuarryJSON
 import QuarrySession
 
 /// The engine as sessions see it. Session results are shared by connections
-/// that may have negotiated different encodings, so their match ranges count
-/// UTF-16 code units (LSP's default).
+/// that may have negotiated different encodings, so hits carry match ranges
+/// in both; `SessionRanges` picks each connection's.
 struct EngineSessionBackend: SearchBackend {
     let engine: Engine
 
     func search(index: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
-        let response = try call { () throws(EngineError) in try engine.search(index: index, parameters: parameters) }
+        let response = try call { () throws(EngineError) in
+            try engine.search(index: index, parameters: parameters, alsoUTF8Ranges: true)
+        }
         return response.objectValue ?? [:]
     }
 

@@ -156,7 +156,8 @@ extension Server {
             return try SearchResults.result(searcher, request, state: plan.state, backend: sessionBackend)
         }
         return JSONResponse(["session": .string(request.session), "stateVersion": JSON(plan.version),
-                             "searcher": .string(request.searcher), "result": result])
+                             "searcher": .string(request.searcher),
+                             "result": SessionRanges.result(result, for: context.connection.positionEncoding)])
     }
 
     // MARK: Support

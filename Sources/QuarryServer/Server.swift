@@ -16,7 +16,7 @@ public final class Server: Sendable {
     let engine: Engine
     let sink: any MessageSink
     let log: @Sendable (String) -> Void
-    let connections = Locked<[ConnectionID: ServerConnection]>([:])
+    let connections: Locked<[ConnectionID: ServerConnection]>
     let lifecycle = Locked(LifecycleState())
     let readPool: FairPool
     let writeQueues = KeyedSerialQueues(label: "quarry.write")
@@ -38,9 +38,14 @@ public final class Server: Sendable {
         self.log = log
         let readPool = FairPool(width: configuration.searchConcurrency)
         self.readPool = readPool
+        let connections = Locked<[ConnectionID: ServerConnection]>([:])
+        self.connections = connections
+        let outlet = SinkSessionOutlet(sink: sink) { subscriber in
+            connections.withLock { $0[ConnectionID(rawValue: subscriber.rawValue)] }?.positionEncoding ?? .utf16
+        }
         sessions = SessionRegistry(
             environment: SessionEnvironment(
-                backend: EngineSessionBackend(engine: engine), outlet: SinkSessionOutlet(sink: sink),
+                backend: EngineSessionBackend(engine: engine), outlet: outlet,
                 runSearch: { session, job in readPool.submit(key: Self.readPoolKey(session: session), job) }),
             gracePeriod: configuration.sessionGracePeriod)
     }

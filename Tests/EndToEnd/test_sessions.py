@@ -385,3 +385,25 @@ def test_changes_from_two_frontends_apply_once_each_in_one_order(shop, framing):
             "one connection's changes apply in its order"
     last_query = pushes(a, "stateChanged")[-1]["params"]["state"]["query"]
     assert pushes(b, "resultsUpdated")[-1]["params"]["results"][0]["query"] == last_query
+
+
+def test_each_frontend_gets_match_ranges_in_its_own_encoding(daemon):
+    """One session, one search, two encodings: the pushes and loadPage follow each connection's negotiation."""
+    admin = daemon.connect()
+    admin.result("saveObjects", {"index": "names", "objects": [{"objectID": "1", "name": "😀 Émile Zola"}]})
+    utf16 = daemon.connect("lsp", initialize=False)
+    utf16.initialize(["utf-16"])
+    utf8 = daemon.connect("ndjson", initialize=False)
+    utf8.initialize(["utf-8"])
+    open_session(utf16, [{"type": "hits", "index": "names"}])
+    open_session(utf8)
+    version = utf16.result("setQuery", {"session": "s", "query": "zola"})["stateVersion"]
+    expected = {utf16: [[9, 13]], utf8: [[12, 16]]}  # the emoji is 2 UTF-16 units, 4 UTF-8 bytes; É is 1 or 2
+    for peer, ranges in expected.items():
+        drain_until(peer, lambda p: results_for(p, version))
+        push = [n for n in pushes(peer, "resultsUpdated") if n["params"]["stateVersion"] == version][-1]
+        hit = hits_result(push)["hits"][0]
+        assert hit["_matchRanges"] == {"name": ranges}
+        assert "_matchRangesUTF8" not in hit
+        page = peer.result("loadPage", {"session": "s", "searcher": "s1", "page": 0, "stateVersion": version})
+        assert page["result"]["hits"][0]["_matchRanges"] == {"name": ranges}

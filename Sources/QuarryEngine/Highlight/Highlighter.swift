@@ -23,7 +23,7 @@ struct Highlighter {
     }
 
     /// The `_highlightResult` mirror of `value`, adding its spans to `ranges`; nil for values with no strings.
-    mutating func mirror(_ value: JSON, path: String, ranges: inout JSONObject) -> JSON? {
+    mutating func mirror(_ value: JSON, path: String, ranges: inout HitRanges) -> JSON? {
         switch value {
         case .string(let text):
             return .object(result(text, path: path, ranges: &ranges))
@@ -47,12 +47,12 @@ struct Highlighter {
     }
 
     /// `{value, matchLevel, matchedWords, fullyHighlighted}` for one string; `path` nil records no ranges.
-    mutating func result(_ text: String, path: String?, ranges: inout JSONObject) -> JSONObject {
+    mutating func result(_ text: String, path: String?, ranges: inout HitRanges) -> JSONObject {
         let matches = matcher.matches(in: text)
         let marked = matches.filter(\.isMatched)
         if let path, !marked.isEmpty {
-            let spans = MatchRanges.convert(marked.map { ($0.start, $0.markEnd) }, in: text, to: encoding)
-            ranges[path] = .array(spans.map { .array([JSON($0.0), JSON($0.1)]) })
+            let utf8 = marked.map { ($0.start, $0.markEnd) }
+            ranges.add(path: path, spans: MatchRanges.convert(utf8, in: text, to: encoding), utf8: utf8)
         }
         let bytes = Array(text.utf8)
         var object = JSONObject()

@@ -30,7 +30,8 @@ struct HitBuilder {
         }
         hit["objectID"] = record["objectID"] ?? .string(String(docID))
 
-        var highlights = JSONObject(), ranges = JSONObject()
+        var highlights = JSONObject()
+        var ranges = HitRanges(keepingUTF8: parameters.alsoUTF8Ranges)
         for name in highlightedAttributes(record) {
             guard let value = record[name], let mirrored = highlighter.mirror(value, path: name, ranges: &ranges) else { continue }
             highlights[name] = mirrored
@@ -46,7 +47,8 @@ struct HitBuilder {
             }
             hit["_snippetResult"] = .object(snippets)
         }
-        hit["_matchRanges"] = .object(ranges)
+        hit["_matchRanges"] = .object(ranges.negotiated)
+        if let utf8 = ranges.utf8 { hit[HitRanges.utf8Key] = .object(utf8) }
         if parameters.getRankingInfo {
             hit["_rankingInfo"] = .object(rankingInfo(document, segment: segment, terms: terms))
         }

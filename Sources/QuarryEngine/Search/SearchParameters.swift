@@ -34,6 +34,9 @@ public struct SearchParameters: Sendable {
     /// Parsed for part 2 (distinct); not applied yet.
     public var distinct: Int
     public var positionEncoding: PositionEncoding
+    /// Also put the UTF-8 ranges in each hit (`HitRanges.utf8Key`), for
+    /// results shared by connections of either encoding.
+    public var alsoUTF8Ranges = false
     /// Filters, facets, geo and relevant sort (see `SearchRefinements`).
     public var refinements: SearchRefinements
 

@@ -213,8 +213,6 @@ def test_asyncio_sessions_share_with_blocking_ones(daemon, people):
     assert asyncio.run(main()) == (["3"], "brad", True)
 
 
-@pytest.mark.xfail(reason="sessions branch: session pushes carry UTF-16 ranges whatever the connection negotiated "
-                          "(protocol README: positionEncoding applies to the whole connection)", strict=False)
 def test_session_match_ranges_use_the_negotiated_encoding(pair):
     client, _ = pair
     client.save_objects("accents", [{"objectID": "4", "name": "Émile Zola"}])
