@@ -158,3 +158,21 @@ def test_connect_starts_a_daemon_and_forwards(short_tmp, data_dir):
     finally:
         connect.kill()
         subprocess.run([quarry_binary(), "stop", "--socket", path], capture_output=True, timeout=20)
+
+
+def test_default_socket_without_xdg_runtime_dir_is_private_under_tmpdir(short_tmp, data_dir):
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "QUARRY_SOCK")}
+    env["TMPDIR"] = short_tmp
+    process = subprocess.Popen([quarry_binary(), "serve", "--daemon", "--data-dir", data_dir], env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    path = os.path.join(short_tmp, f"quarry-{os.getuid()}", "quarry.sock")
+    try:
+        deadline = time.monotonic() + 10
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert os.path.exists(path)
+        assert os.stat(os.path.dirname(path)).st_mode & 0o777 == 0o700
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert b"XDG_RUNTIME_DIR" in process.stderr.read(), "a warning says why the socket is where it is"
