@@ -51,7 +51,7 @@ extension Engine {
                 durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
         }
         if declaresReplicas {
-            return try lifecycle.withLock { (_) throws(EngineError) in try run(lifecycleHeld: true) }
+            return try lifecycle.withLock { () throws(EngineError) in try run(lifecycleHeld: true) }
         }
         return try run(lifecycleHeld: false)
     }

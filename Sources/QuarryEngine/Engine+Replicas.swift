@@ -74,7 +74,7 @@ extension Engine {
 
     /// Deletes a replica by removing it from its primary's list.
     func detachReplica(_ replica: String, from primary: String) throws(EngineError) {
-        try lifecycle.withLock { (_) throws(EngineError) in
+        try lifecycle.withLock { () throws(EngineError) in
             _ = try performWrite(index: primary, create: false, lifecycleHeld: true) { (store, _) throws(EngineError) in
                 var settings = store.settings
                 settings.replicas.removeAll { $0.name == replica }

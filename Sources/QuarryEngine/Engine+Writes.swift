@@ -80,7 +80,7 @@ extension Engine {
         if let primary = state.withLock({ $0.replicaOf[name] }) {
             generation = try setReplicaSettings(json, replica: name, primary: primary)
         } else if Self.declaresReplicas(json) {
-            generation = try lifecycle.withLock { (_) throws(EngineError) -> UInt64 in
+            generation = try lifecycle.withLock { () throws(EngineError) -> UInt64 in
                 let plan = try replicaPlan(primary: name, settings: json)
                 let outcome = try performWrite(index: name, create: true, lifecycleHeld: true) { (store, _) throws(EngineError) in
                     var settings = store.settings

@@ -25,7 +25,7 @@ public final class Engine: Sendable {
     let state = Locked(State())
     /// Serialises creating, deleting and closing indices and changing who is
     /// whose replica (never taken by searches or plain writes).
-    let lifecycle = Locked(())
+    let lifecycle = Lock()
 
     struct State {
         /// Primary indices (each owns a store) by name.
@@ -73,7 +73,7 @@ public final class Engine: Sendable {
     /// Saves every derived file that is behind, closes the stores and releases
     /// the directory lock. Later calls throw `.storage("engine is closed")`.
     public func close() {
-        lifecycle.withLock { _ in
+        lifecycle.withLock {
             let indices = state.withLock { state in
                 defer { state.indices = [:]; state.closed = true }
                 return Array(state.indices.values)
@@ -103,7 +103,7 @@ public final class Engine: Sendable {
             try detachReplica(name, from: primary)
             return true
         }
-        return try lifecycle.withLock { (_) throws(EngineError) -> Bool in try removeIndexLocked(name) }
+        return try lifecycle.withLock { () throws(EngineError) -> Bool in try removeIndexLocked(name) }
     }
 
     /// Removes a primary; the caller holds `lifecycle`.
@@ -183,7 +183,7 @@ public final class Engine: Sendable {
             return (index, true)
         }
         if lifecycleHeld { return try createLocked() }
-        return try lifecycle.withLock { (_) throws(EngineError) in try createLocked() }
+        return try lifecycle.withLock { () throws(EngineError) in try createLocked() }
     }
 
     /// One write transaction on the primary `name`, retried on a fresh handle
@@ -224,6 +224,6 @@ public final class Engine: Sendable {
             try? index.folder.remove()
             return true
         }
-        return lifecycleHeld ? discard() : lifecycle.withLock { _ in discard() }
+        return lifecycleHeld ? discard() : lifecycle.withLock { discard() }
     }
 }

@@ -4,7 +4,7 @@ import QuarrySync
 /// A descriptor used by both pumps, closed by whichever finishes last.
 final class SharedDescriptor: @unchecked Sendable {
     let fd: Int32
-    private let lock = Locked()
+    private let lock = Lock()
     private var owners = 2  // guarded by lock
 
     init(_ fd: Int32) { self.fd = fd }

@@ -105,7 +105,7 @@ public final class Transport: Sendable {
 
 /// Whether `run` has been called.
 private final class RunState: Sendable {
-    private let claimed = Locked()
+    private let claimed = Lock()
     private let flag = Flag()
 
     func claim() -> Bool {

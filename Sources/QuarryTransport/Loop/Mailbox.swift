@@ -34,7 +34,7 @@ extension LoopCommand {
 /// the same lock before the async handle is closed, so no thread can wake a
 /// handle that is being freed. Commands posted before the loop starts wait here.
 final class Mailbox: @unchecked Sendable {
-    private let lock = Locked()
+    private let lock = Lock()
     private var commands: [LoopCommand] = []
     private var async: UnsafeMutableRawPointer?
     private var closed = false
