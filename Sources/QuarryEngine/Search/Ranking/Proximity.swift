@@ -34,6 +34,13 @@ struct ProximityScorer {
         /// Attribute rank per slot (`AttributeScore` high bits) and whether position counts.
         let ranks: [UInt16]
         let ordered: [Bool]
+
+        init(layout: SearchableLayout) {
+            var ranks = [UInt16](repeating: 0, count: 32), ordered = [Bool](repeating: true, count: 32)
+            for slot in 0..<32 { ranks[slot] = UInt16(min(layout.rank(ofSlot: slot), 31)); ordered[slot] = layout.isOrdered(slot: slot) }
+            self.ranks = ranks
+            self.ordered = ordered
+        }
     }
 
     func proximity(of ordinal: Int) -> Int {

@@ -36,6 +36,8 @@ struct SegmentRanker {
 
     mutating func best(_ wanted: Int, of candidates: Candidates) -> [RankedDocument] {
         var top = TopK<Int>(capacity: wanted)
+        // A deferred word (see `Candidates.DeferredWord`) is only completed by the packed path; callers
+        // ask for deferral only when `layout.textual` exists.
         if let packing = layout.textual {
             fast(&top, candidates, packing)
         } else {
@@ -54,19 +56,34 @@ struct SegmentRanker {
         let sortRanks = segment.sortRanks
         // Textual key of the worst kept candidate once the heap is full.
         var worst = UInt64.max
+        let deferred = candidates.deferred
+        // Until its tokens are read, a document may still score the deferred word's best and gain its exact term.
+        let floor = UInt64(deferred?.lowestScore ?? .max), exactGain: UInt64 = deferred?.mayBeExact == true ? 1 : 0
         candidates.forEach(dead: dead) { ordinal in
-            let t = UInt64(min(typos[ordinal], 63)), a = UInt64(attribute[ordinal]), e = UInt64(min(exact[ordinal], 63))
-            var key = packing.pack(typos: t, proximity: minimumProximity, attribute: a, exact: e)
+            let t = UInt64(min(typos[ordinal], 63))
+            var a = UInt64(attribute[ordinal]), e = UInt64(exact[ordinal])
+            var key = packing.pack(typos: t, proximity: minimumProximity, attribute: min(a, floor), exact: min(e + exactGain, 63))
             if key >= worst { return true }
             var values = RankingLayout.Values()
-            if lazyProximity {
+            if let deferred {
+                var match: ProximityScorer.WordMatch? = deferred.blank
+                let distance = proximity.proximity(of: ordinal, target: deferred.word, match: &match)
+                if let match {
+                    a = min(a, UInt64(match.score))
+                    if match.exact { e += 1 }
+                }
+                e = min(e, 63)
+                values.proximity = lazyProximity ? distance : 0
+                key = packing.pack(typos: t, proximity: UInt64(min(values.proximity, 511)), attribute: a, exact: e)
+                if key >= worst { return true }
+            } else if lazyProximity {
                 values.proximity = stored.map { Int($0[ordinal]) } ?? proximity.proximity(of: ordinal)
                 key = packing.pack(typos: t, proximity: UInt64(min(values.proximity, 511)), attribute: a, exact: e)
                 if key >= worst { return true }
             }
             values.typos = Int(t)
-            values.exact = Int(e)
-            values.attribute = attribute[ordinal]
+            values.exact = Int(min(e, 63))
+            values.attribute = UInt16(a)
             values.ordinal = ordinal
             top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
             if top.isFull {

@@ -1,0 +1,82 @@
+/// Which documents hold a word starting with a given one- or two-byte prefix?
+///
+/// As-you-type queries end in short prefixes (`sony c`) whose terms have millions of postings, so
+/// matching them by postings or by reading every candidate's tokens costs milliseconds per keystroke.
+/// For each such prefix with many postings the segment keeps one bitset of its documents (n/8 bytes),
+/// so `Candidates` intersects with one bit test per survivor and leaves that word's attribute and
+/// exactness to the ranker, which reads them from tokens only for documents that can reach the page.
+/// Built from postings when a segment is made or read (not stored), only for large segments.
+struct PrefixSets: Sendable {
+    struct Entry: Sendable {
+        /// Documents with at least one posting in the prefix's terms.
+        let documents: Bitset
+        /// The lowest `AttributeScore` (flag cleared) of any of those postings: a bound for ranking.
+        let lowestScore: UInt16
+    }
+
+    static let empty = PrefixSets(entries: [:])
+
+    /// Keyed by the prefix's term range: equal ranges mean equal terms, hence equal documents.
+    let entries: [Range<Int>: Entry]
+
+    /// Segments smaller than this are cheap to search without it.
+    static let minimumDocuments = 50_000
+
+    /// The set for exactly these terms, if kept.
+    func documents(for terms: Range<Int>) -> Entry? { entries.isEmpty ? nil : entries[terms] }
+
+    init(entries: [Range<Int>: Entry]) { self.entries = entries }
+
+    /// `minimumDocuments`/`minimumPostings` are parameters so tests can build sets on small segments.
+    init(dictionary: TermDictionary, postings: Postings, documents n: Int,
+         minimumDocuments: Int = PrefixSets.minimumDocuments, minimumPostings: Int? = nil) {
+        guard n >= minimumDocuments, dictionary.count > 0 else { self.init(entries: [:]); return }
+        // A bitset pays when the postings it replaces outnumber its n/8 bytes' worth of entries.
+        let threshold = minimumPostings ?? max(1, n / 8)
+        var entries: [Range<Int>: Entry] = [:]
+        func postingCount(_ terms: Range<Int>) -> Int {
+            Int(postings.offsets[terms.upperBound] - postings.offsets[terms.lowerBound])
+        }
+        func add(_ terms: Range<Int>) {
+            guard !terms.isEmpty, entries[terms] == nil, postingCount(terms) >= threshold else { return }
+            entries[terms] = Self.entry(terms, postings: postings, documents: n)
+        }
+        // Terms sorted bytewise: each first byte, then each second byte inside it, is one contiguous run.
+        var start = 0
+        while start < dictionary.count {
+            guard dictionary.length(start) > 0 else { start += 1; continue }
+            let first = dictionary.byte(start, at: 0)
+            let end = dictionary.prefixRange([first]).upperBound
+            add(start..<end)
+            var lo = start
+            // A one-byte term sorts first and has no second byte.
+            if dictionary.length(lo) == 1 { lo += 1 }
+            while lo < end {
+                let hi = dictionary.childEnd(in: lo..<end, depth: 1)
+                add(lo..<hi)
+                lo = hi
+            }
+            start = max(end, start + 1)
+        }
+        self.init(entries: entries)
+    }
+
+    private static func entry(_ terms: Range<Int>, postings: Postings, documents n: Int) -> Entry {
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
+        var lowest = UInt16.max
+        let flag = AttributeScore.typoDisabledFlag
+        postings.docs.withUnsafeBufferPointer { docs in
+            postings.scores.withUnsafeBufferPointer { scores in
+                words.withUnsafeMutableBufferPointer { words in
+                    for i in Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound]) {
+                        let d = Int(docs[i])
+                        guard d < n else { continue }
+                        words[d >> 6] |= 1 << UInt64(d & 63)
+                        lowest = min(lowest, scores[i] & ~flag)
+                    }
+                }
+            }
+        }
+        return Entry(documents: Bitset(words: words), lowestScore: lowest)
+    }
+}

@@ -1,0 +1,141 @@
+@testable import QuarryEngine
+import QuarryJSON
+import XCTest
+
+/// Short prefixes matched through `PrefixSets` (bitsets, with the word's attribute and exactness left to
+/// the ranker) give exactly the page, keys and counts of the postings/token strategies, on random
+/// queries over a random index, with and without deleted documents.
+final class SearchPrefixSetTests: XCTestCase {
+    private let vocabulary = ["alpha", "alpine", "al", "a", "beta", "better", "be", "bet", "gamma", "gammon", "gum",
+                              "delta", "deltas", "dot", "omega", "omgea", "oak", "cab", "cable", "camera", "cat", "tv", "t"]
+
+    func testPrefixSetsHoldTheUnionOfTheirPostings() throws {
+        let (_, segment) = try makeSegment(seed: 3)
+        XCTAssertFalse(segment.prefixSets.entries.isEmpty)
+        for (terms, entry) in segment.prefixSets.entries {
+            var expected = Set<Int>()
+            var lowest = UInt16.max
+            for i in segment.postings.range(of: terms.lowerBound).lowerBound..<segment.postings.range(of: terms.upperBound - 1).upperBound {
+                expected.insert(Int(segment.postings.docs[i]))
+                lowest = min(lowest, segment.postings.scores[i] & ~AttributeScore.typoDisabledFlag)
+            }
+            XCTAssertEqual(Set((0..<segment.count).filter { entry.documents.contains($0) }), expected)
+            XCTAssertEqual(entry.lowestScore, lowest)
+            // Every key is the whole range of a one- or two-byte prefix.
+            let first = segment.dictionary.term(terms.lowerBound)
+            let ranges = [1, 2].filter { $0 <= first.count }.map { segment.dictionary.prefixRange(Array(first.prefix($0))) }
+            XCTAssertTrue(ranges.contains(terms), "\(first)")
+        }
+    }
+
+    func testDeferredPrefixRanksLikeTheGeneralPath() throws {
+        var random = SplitMix(state: 11)
+        var deferredQueries = 0, compared = 0
+        for seed in [5, 6] as [UInt64] {
+            let (index, segment) = try makeSegment(seed: seed)
+            let layout = RankingLayout(ranking: index.settings.ranking)
+            for deleting in [false, true] {
+                var dead = Bitset(capacity: segment.count)
+                if deleting { for d in 0..<segment.count where random.below(5) == 0 { dead.insert(d) } }
+                for _ in 0..<120 {
+                    let query = randomQuery(&random)
+                    let parameters = try SearchParameters(json: ["query": .string(query)], settings: index.settings)
+                    let terms = QueryWords.parse(parameters).map { TypoMatcher(dictionary: segment.dictionary).match($0) }
+                    guard !terms.isEmpty else { continue }
+                    let scorer = terms.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
+                    let plain = Candidates.collect(segment: segment, dead: dead, words: terms, layout: index.layout, proximity: scorer)
+                    let fast = Candidates.collect(segment: segment, dead: dead, words: terms, layout: index.layout, proximity: scorer,
+                                                  deferrable: true)
+                    if fast.deferred != nil { deferredQueries += 1 }
+                    XCTAssertEqual(members(plain, dead), members(fast, dead), query)
+                    XCTAssertEqual(plain.count, fast.count, query)
+                    for wanted in [1, 5, 20, 1000] {
+                        var a = SegmentRanker(segment: segment, index: 0, dead: dead, words: terms, layout: layout)
+                        var b = SegmentRanker(segment: segment, index: 0, dead: dead, words: terms, layout: layout)
+                        let expected = a.best(wanted, of: plain), actual = b.best(wanted, of: fast)
+                        XCTAssertEqual(expected.map(\.ordinal), actual.map(\.ordinal), "\(query) top \(wanted)")
+                        XCTAssertEqual(expected.map(\.key), actual.map(\.key), "\(query) top \(wanted)")
+                        compared += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(deferredQueries, 100, "the prefix-set path must be exercised")
+        XCTAssertGreaterThan(compared, 500)
+    }
+
+    func testSearchAnswersAreUnchangedByPrefixSets() throws {
+        let (index, segment) = try makeSegment(seed: 9)
+        var bare = segment
+        bare.prefixSets = .empty
+        let without = SearchIndex(settings: index.settings, layout: index.layout, order: index.order, segments: [bare], dead: index.dead)
+        let records = EmptyRecords()
+        var random = SplitMix(state: 21)
+        for _ in 0..<60 {
+            let query = randomQuery(&random)
+            let parameters = try SearchParameters(json: ["query": .string(query), "hitsPerPage": 10], settings: index.settings)
+            let a = try index.search(parameters, records: records), b = try without.search(parameters, records: records)
+            XCTAssertEqual(a.nbHits, b.nbHits, query)
+            XCTAssertEqual(a.hits.map { $0["objectID"] }, b.hits.map { $0["objectID"] }, query)
+        }
+    }
+
+    private struct EmptyRecords: RecordSource {
+        func record(_ id: DocID) -> JSONObject? { ["objectID": .string("\(id)")] }
+    }
+
+    private func members(_ candidates: Candidates, _ dead: Bitset) -> [Int] {
+        var list: [Int] = []
+        candidates.forEach(dead: dead) { list.append($0); return true }
+        return list
+    }
+
+    private func randomQuery(_ random: inout SplitMix) -> String {
+        var words: [String] = []
+        for _ in 0..<(1 + random.below(3)) { words.append(vocabulary[random.below(vocabulary.count)]) }
+        // Usually end in a one- or two-letter prefix, as typing does.
+        if random.below(4) != 0 {
+            let last = vocabulary[random.below(vocabulary.count)]
+            words.append(String(last.prefix(1 + random.below(2))))
+        }
+        if random.below(6) == 0 { words[0] = String(words[0].reversed()) }
+        return words.joined(separator: " ")
+    }
+
+    private func makeSegment(seed: UInt64) throws -> (SearchIndex, Segment) {
+        var settings = IndexSettings()
+        settings.searchableAttributes = [SearchableAttribute(paths: ["name"]), SearchableAttribute(paths: ["tags"], ordered: false),
+                                         SearchableAttribute(paths: ["code"])]
+        settings.disableTypoToleranceOnAttributes = ["code"]
+        settings.customRanking = [CustomRankingCriterion(attribute: "popularity", ascending: false)]
+        var random = SplitMix(state: seed)
+        var records: [(DocID, JSONObject)] = []
+        for i in 0..<1500 {
+            func phrase(_ n: Int) -> String { (0..<n).map { _ in vocabulary[random.below(vocabulary.count)] }.joined(separator: " ") }
+            var record = JSONObject()
+            record["name"] = .string(phrase(2 + random.below(5)))
+            record["tags"] = .array([.string(phrase(1)), .string(phrase(2))])
+            record["code"] = .string(phrase(1))
+            record["popularity"] = .int(Int64(random.below(50)))
+            records.append((DocID(i), record))
+        }
+        let built = SearchIndex.build(settings: settings, records: records)
+        var segment = try XCTUnwrap(built.segments.first)
+        segment.prefixSets = PrefixSets(dictionary: segment.dictionary, postings: segment.postings, documents: segment.count,
+                                        minimumDocuments: 0, minimumPostings: 1)
+        let index = SearchIndex(settings: settings, layout: built.layout, order: built.order, segments: [segment], dead: built.dead)
+        return (index, segment)
+    }
+
+    private struct SplitMix {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+}
