@@ -20,6 +20,8 @@ struct Segment: Sendable {
     var facets: SegmentFacets = .empty
     /// Documents per short, frequent prefix (large segments only); derived, not stored.
     var prefixSets: PrefixSets = .empty
+    /// Lazily filled, for `ProximityBound`.
+    let neighbors = NeighborTables()
 
     var count: Int { docIDs.count }
 

@@ -4,7 +4,8 @@ import XCTest
 
 /// Short prefixes matched through `PrefixSets` (bitsets, with the word's attribute and exactness left to
 /// the ranker) give exactly the page, keys and counts of the postings/token strategies, on random
-/// queries over a random index, with and without deleted documents.
+/// queries over a random index, with and without deleted documents; `ProximityBound` never exceeds a
+/// document's proximity, and ranking with it equals sorting every candidate.
 final class SearchPrefixSetTests: XCTestCase {
     private let vocabulary = ["alpha", "alpine", "al", "a", "beta", "better", "be", "bet", "gamma", "gammon", "gum",
                               "delta", "deltas", "dot", "omega", "omgea", "oak", "cab", "cable", "camera", "cat", "tv", "t"]
@@ -64,6 +65,46 @@ final class SearchPrefixSetTests: XCTestCase {
         XCTAssertGreaterThan(compared, 500)
     }
 
+    func testProximityBoundNeverExceedsADocumentsProximity() throws {
+        var random = SplitMix(state: 31)
+        var raised = 0, checked = 0
+        // Structured names (brand, two adjectives, a noun) leave some words never next to some letters.
+        let (index, segment) = try makeSegment(seed: 8, structured: true)
+        let layout = RankingLayout(ranking: index.settings.ranking)
+        let dead = Bitset(capacity: segment.count)
+        let brands = ["zeta", "yotta", "zetta"], letters = ["t", "c", "a", "b", "g", "ca", "te", "al", "z", "y"]
+        for i in 0..<150 {
+            let query = i % 3 == 0 ? randomQuery(&random)
+                : "\(brands[random.below(brands.count)]) \(i % 3 == 1 ? "" : "alpha ")\(letters[random.below(letters.count)])"
+            let parameters = try SearchParameters(json: ["query": .string(query)], settings: index.settings)
+            let terms = QueryWords.parse(parameters).map { TypoMatcher(dictionary: segment.dictionary).match($0) }
+            guard terms.count > 1 else { continue }
+            let bound = ProximityBound.minimum(segment: segment, words: terms, budget: .max)
+            if bound > terms.count - 1 { raised += 1 }
+            let scorer = ProximityScorer(segment: segment, words: terms)
+            let candidates = Candidates.collect(segment: segment, dead: dead, words: terms, layout: index.layout)
+            var all: [(RankingKey, Int)] = []
+            candidates.forEach(dead: dead) { d in
+                let proximity = scorer.proximity(of: d)
+                XCTAssertLessThanOrEqual(bound, proximity, "\(query) #\(d)")
+                var values = RankingLayout.Values()
+                (values.typos, values.exact, values.attribute) = (Int(candidates.typos[d]), Int(candidates.exact[d]), candidates.attribute[d])
+                (values.proximity, values.ordinal) = (proximity, d)
+                all.append((layout.key(values, sortRanks: segment.sortRanks), d))
+                checked += 1
+                return true
+            }
+            all.sort { $0.0 < $1.0 }
+            for wanted in [1, 20] {
+                var ranker = SegmentRanker(segment: segment, index: 0, dead: dead, words: terms, layout: layout)
+                ranker.proximityBoundAfter = 0
+                XCTAssertEqual(ranker.best(wanted, of: candidates).map(\.ordinal), all.prefix(wanted).map(\.1), query)
+            }
+        }
+        XCTAssertGreaterThan(raised, 5, "some queries must get a bound above one per pair")
+        XCTAssertGreaterThan(checked, 1000)
+    }
+
     func testSearchAnswersAreUnchangedByPrefixSets() throws {
         let (index, segment) = try makeSegment(seed: 9)
         var bare = segment
@@ -102,7 +143,7 @@ final class SearchPrefixSetTests: XCTestCase {
         return words.joined(separator: " ")
     }
 
-    private func makeSegment(seed: UInt64) throws -> (SearchIndex, Segment) {
+    private func makeSegment(seed: UInt64, structured: Bool = false) throws -> (SearchIndex, Segment) {
         var settings = IndexSettings()
         settings.searchableAttributes = [SearchableAttribute(paths: ["name"]), SearchableAttribute(paths: ["tags"], ordered: false),
                                          SearchableAttribute(paths: ["code"])]
@@ -113,7 +154,13 @@ final class SearchPrefixSetTests: XCTestCase {
         for i in 0..<1500 {
             func phrase(_ n: Int) -> String { (0..<n).map { _ in vocabulary[random.below(vocabulary.count)] }.joined(separator: " ") }
             var record = JSONObject()
-            record["name"] = .string(phrase(2 + random.below(5)))
+            if structured {
+                let brand = ["zeta", "yotta", "zetta"][random.below(3)], adjectives = ["alpha", "beta", "gamma", "delta"]
+                let noun = ["tv", "tent", "cab", "cable", "oak"][random.below(5)]
+                record["name"] = .string("\(brand) \(adjectives[random.below(4)]) \(adjectives[random.below(4)]) \(noun)")
+            } else {
+                record["name"] = .string(phrase(2 + random.below(5)))
+            }
             record["tags"] = .array([.string(phrase(1)), .string(phrase(2))])
             record["code"] = .string(phrase(1))
             record["popularity"] = .int(Int64(random.below(50)))
