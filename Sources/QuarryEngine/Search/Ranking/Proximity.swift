@@ -13,10 +13,14 @@ struct ProximityScorer {
     /// Per word three entries: the bounds and typos of its single run of terms (lower bound -1 when
     /// it has several runs and needs a binary search).
     private let runs: [Int]
+    /// Every word's terms lie in `envelope`: most tokens (descriptions) fall outside and are skipped at once.
+    private let envelope: Range<Int>
 
     init(segment: Segment, words: [MatchedTerms]) {
         positions = segment.positions
         self.words = words
+        let lowest = words.compactMap { $0.runs.first?.terms.lowerBound }.min() ?? 0
+        envelope = lowest..<max(lowest, words.compactMap { $0.runs.last?.terms.upperBound }.max() ?? 0)
         runs = words.flatMap { word -> [Int] in
             switch word.runs.count {
             case 0: [0, 0, 0]
@@ -71,15 +75,18 @@ struct ProximityScorer {
         let count = words.count
         let disabled = SegmentBuilder.typoDisabledBit
         var slot = -1
+        let low = envelope.lowerBound, span = UInt(envelope.count)
         for t in range {
-            let term = tokens.term(t)
             let raw = tokens.location(t)
             let location = raw & ~disabled
-            let tokenSlot = Location.slot(location), p = Location.position(location)
+            let tokenSlot = Location.slot(location)
             if tokenSlot != slot {
                 slot = tokenSlot
                 for w in 0..<count { last[w] = -1 }
             }
+            let term = tokens.term(t)
+            if UInt(bitPattern: term &- low) >= span { continue }
+            let p = Location.position(location)
             var matched: UInt64 = 0
             for w in 0..<count {
                 let typos: Int
