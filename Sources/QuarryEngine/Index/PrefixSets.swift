@@ -12,6 +12,14 @@ struct PrefixSets: Sendable {
         let documents: Bitset
         /// The lowest `AttributeScore` (flag cleared) of any of those postings: a bound for ranking.
         let lowestScore: UInt16
+        /// Documents with a posting in the best attribute rank any posting has; the others score at
+        /// least `otherScore`, which keeps ranking's bound tight for most documents.
+        let prime: Bitset
+        let otherScore: UInt16
+
+        /// No document `d` scores better on the prefix than this.
+        @inline(__always)
+        func floor(_ d: Int) -> UInt16 { prime.contains(d) ? lowestScore : otherScore }
     }
 
     static let empty = PrefixSets(entries: [:])
@@ -62,21 +70,31 @@ struct PrefixSets: Sendable {
     }
 
     private static func entry(_ terms: Range<Int>, postings: Postings, documents n: Int) -> Entry {
-        var words = [UInt64](repeating: 0, count: (n + 63) >> 6)
-        var lowest = UInt16.max
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words
         let flag = AttributeScore.typoDisabledFlag
+        let range = Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound])
+        var lowest = UInt16.max, other = UInt16.max
         postings.docs.withUnsafeBufferPointer { docs in
             postings.scores.withUnsafeBufferPointer { scores in
+                for i in range { lowest = min(lowest, scores[i] & ~flag) }
+                let bestRank = AttributeScore.rank(lowest)
                 words.withUnsafeMutableBufferPointer { words in
-                    for i in Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound]) {
-                        let d = Int(docs[i])
-                        guard d < n else { continue }
-                        words[d >> 6] |= 1 << UInt64(d & 63)
-                        lowest = min(lowest, scores[i] & ~flag)
+                    prime.withUnsafeMutableBufferPointer { prime in
+                        for i in range {
+                            let d = Int(docs[i])
+                            guard d < n else { continue }
+                            let score = scores[i] & ~flag
+                            words[d >> 6] |= 1 << UInt64(d & 63)
+                            if AttributeScore.rank(score) == bestRank {
+                                prime[d >> 6] |= 1 << UInt64(d & 63)
+                            } else {
+                                other = min(other, score)
+                            }
+                        }
                     }
                 }
             }
         }
-        return Entry(documents: Bitset(words: words), lowestScore: lowest)
+        return Entry(documents: Bitset(words: words), lowestScore: lowest, prime: Bitset(words: prime), otherScore: other)
     }
 }

@@ -35,6 +35,8 @@ struct Candidates {
         let word: Int
         /// No document scores better on this word (`PrefixSets.Entry.lowestScore`).
         let lowestScore: UInt16
+        /// Per document, a tighter floor (`PrefixSets.Entry.floor`).
+        let entry: PrefixSets.Entry
         /// Whether it has an exact term, so a document may gain one exact word.
         let mayBeExact: Bool
         /// Per-slot ranks for `ProximityScorer`'s match of this word.
@@ -124,7 +126,7 @@ struct Candidates {
                             }
                             if deferrable && deferred == nil && preferTokens == nil, let entry = prefixSet(segment, words[w]) {
                                 alive.removeAll { !entry.documents.contains(Int($0)) }
-                                deferred = DeferredWord(word: w, lowestScore: entry.lowestScore, mayBeExact: words[w].exactTerm != nil,
+                                deferred = DeferredWord(word: w, lowestScore: entry.lowestScore, entry: entry, mayBeExact: words[w].exactTerm != nil,
                                                         blank: ProximityScorer.WordMatch(layout: layout))
                                 continue
                             }

@@ -16,12 +16,22 @@ final class SearchPrefixSetTests: XCTestCase {
         for (terms, entry) in segment.prefixSets.entries {
             var expected = Set<Int>()
             var lowest = UInt16.max
+            var best: [Int: UInt16] = [:]
             for i in segment.postings.range(of: terms.lowerBound).lowerBound..<segment.postings.range(of: terms.upperBound - 1).upperBound {
-                expected.insert(Int(segment.postings.docs[i]))
-                lowest = min(lowest, segment.postings.scores[i] & ~AttributeScore.typoDisabledFlag)
+                let d = Int(segment.postings.docs[i]), score = segment.postings.scores[i] & ~AttributeScore.typoDisabledFlag
+                expected.insert(d)
+                lowest = min(lowest, score)
+                best[d] = min(best[d] ?? .max, score)
             }
             XCTAssertEqual(Set((0..<segment.count).filter { entry.documents.contains($0) }), expected)
             XCTAssertEqual(entry.lowestScore, lowest)
+            // Each document's floor is a true bound, and exact for documents outside the best rank.
+            for (d, score) in best {
+                XCTAssertLessThanOrEqual(entry.floor(d), score)
+                if AttributeScore.rank(score) == AttributeScore.rank(lowest) { XCTAssertTrue(entry.prime.contains(d)) }
+            }
+            XCTAssertTrue(best.contains { !entry.prime.contains($0.key) && entry.floor($0.key) == $0.value } || entry.otherScore == .max
+                          || best.allSatisfy { entry.prime.contains($0.key) })
             // Every key is the whole range of a one- or two-byte prefix.
             let first = segment.dictionary.term(terms.lowerBound)
             let ranges = [1, 2].filter { $0 <= first.count }.map { segment.dictionary.prefixRange(Array(first.prefix($0))) }

@@ -70,7 +70,7 @@ struct SegmentRanker {
         var worst = UInt64.max
         let deferred = candidates.deferred
         // Until its tokens are read, a document may still score the deferred word's best and gain its exact term.
-        let scoreFloor = UInt64(deferred?.lowestScore ?? .max), exactGain: UInt64 = deferred?.mayBeExact == true ? 1 : 0
+        let exactGain: UInt64 = deferred?.mayBeExact == true ? 1 : 0
         candidates.forEach(dead: dead) { ordinal in
             // Only a page held back by proximity (its worst above the floor) can gain from a higher floor.
             if !boundTried && top.isFull && proximities >= proximityBoundAfter,
@@ -86,6 +86,7 @@ struct SegmentRanker {
             }
             let t = UInt64(min(typos[ordinal], 63))
             var a = UInt64(attribute[ordinal]), e = UInt64(exact[ordinal])
+            let scoreFloor = deferred.map { UInt64($0.entry.floor(ordinal)) } ?? .max
             var key = packing.pack(typos: t, proximity: minimumProximity, attribute: min(a, scoreFloor), exact: min(e + exactGain, 63))
             if key >= worst { return true }
             var values = RankingLayout.Values()
