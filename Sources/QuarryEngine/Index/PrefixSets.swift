@@ -1,4 +1,4 @@
-/// Which documents hold a word starting with a given one- or two-byte prefix?
+/// Which documents hold a word starting with a given prefix of one to three bytes?
 ///
 /// As-you-type queries end in short prefixes (`sony c`) whose terms have millions of postings, so
 /// matching them by postings or by reading every candidate's tokens costs milliseconds per keystroke.
@@ -27,6 +27,9 @@ struct PrefixSets: Sendable {
     /// Keyed by the prefix's term range: equal ranges mean equal terms, hence equal documents.
     let entries: [Range<Int>: Entry]
 
+    /// Longest prefix kept: as-you-type keystrokes pay most for the first three letters of a word.
+    static let maximumLength = 3
+
     /// Segments smaller than this are cheap to search without it.
     static let minimumDocuments = 50_000
 
@@ -49,23 +52,22 @@ struct PrefixSets: Sendable {
             guard !terms.isEmpty, entries[terms] == nil, postingCount(terms) >= threshold else { return }
             entries[terms] = Self.entry(terms, postings: postings, documents: n)
         }
-        // Terms sorted bytewise: each first byte, then each second byte inside it, is one contiguous run.
-        var start = 0
-        while start < dictionary.count {
-            guard dictionary.length(start) > 0 else { start += 1; continue }
-            let first = dictionary.byte(start, at: 0)
-            let end = dictionary.prefixRange([first]).upperBound
-            add(start..<end)
-            var lo = start
-            // A one-byte term sorts first and has no second byte.
-            if dictionary.length(lo) == 1 { lo += 1 }
-            while lo < end {
-                let hi = dictionary.childEnd(in: lo..<end, depth: 1)
-                add(lo..<hi)
+        // Terms sorted bytewise: the terms sharing a prefix are one contiguous run, split by their next byte.
+        // A prefix has no more postings than its parent, so only qualifying runs are split further.
+        func walk(_ range: Range<Int>, depth: Int) {
+            var lo = range.lowerBound
+            // The term equal to the shared prefix sorts first and has no byte at `depth`.
+            if lo < range.upperBound && dictionary.length(lo) == depth { lo += 1 }
+            while lo < range.upperBound {
+                let hi = dictionary.childEnd(in: lo..<range.upperBound, depth: depth)
+                if postingCount(lo..<hi) >= threshold {
+                    add(lo..<hi)
+                    if depth + 1 < Self.maximumLength { walk(lo..<hi, depth: depth + 1) }
+                }
                 lo = hi
             }
-            start = max(end, start + 1)
         }
+        walk(0..<dictionary.count, depth: 0)
         self.init(entries: entries)
     }
 

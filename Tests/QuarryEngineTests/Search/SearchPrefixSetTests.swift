@@ -32,9 +32,9 @@ final class SearchPrefixSetTests: XCTestCase {
             }
             XCTAssertTrue(best.contains { !entry.prime.contains($0.key) && entry.floor($0.key) == $0.value } || entry.otherScore == .max
                           || best.allSatisfy { entry.prime.contains($0.key) })
-            // Every key is the whole range of a one- or two-byte prefix.
+            // Every key is the whole range of a prefix of one to three bytes.
             let first = segment.dictionary.term(terms.lowerBound)
-            let ranges = [1, 2].filter { $0 <= first.count }.map { segment.dictionary.prefixRange(Array(first.prefix($0))) }
+            let ranges = [1, 2, 3].filter { $0 <= first.count }.map { segment.dictionary.prefixRange(Array(first.prefix($0))) }
             XCTAssertTrue(ranges.contains(terms), "\(first)")
         }
     }
@@ -144,10 +144,10 @@ final class SearchPrefixSetTests: XCTestCase {
     private func randomQuery(_ random: inout SplitMix) -> String {
         var words: [String] = []
         for _ in 0..<(1 + random.below(3)) { words.append(vocabulary[random.below(vocabulary.count)]) }
-        // Usually end in a one- or two-letter prefix, as typing does.
+        // Usually end in a prefix of one to three letters, as typing does.
         if random.below(4) != 0 {
             let last = vocabulary[random.below(vocabulary.count)]
-            words.append(String(last.prefix(1 + random.below(2))))
+            words.append(String(last.prefix(1 + random.below(3))))
         }
         if random.below(6) == 0 { words[0] = String(words[0].reversed()) }
         return words.joined(separator: " ")
