@@ -107,6 +107,18 @@ struct Candidates {
                     attribute.withUnsafeMutableBufferPointer { attribute in
                         var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute, firstList: firstList)
                         for (p, w) in order.enumerated() {
+                            if p == 0 && order.count == 1 && deferrable && preferTokens == nil, let entry = prefixSet(segment, words[w]) {
+                                // A lone prefix (`g`): its documents are the set's; attribute and exact wait for the ranker.
+                                typo.initialize(repeating: 0)
+                                exact.initialize(repeating: 0)
+                                attribute.initialize(repeating: .max)
+                                firstCount = scratch.stampAll(entry.documents, count: n)
+                                singleDense = firstCount > n / 32
+                                if !singleDense { for d in 0..<n where stamp[d] == 1 { alive.append(UInt32(d)) } }
+                                deferred = DeferredWord(word: w, lowestScore: entry.lowestScore, entry: entry, mayBeExact: words[w].exactTerm != nil,
+                                                        blank: ProximityScorer.WordMatch(layout: layout))
+                                continue
+                            }
                             if p == 0 && firstSize > n / 8 {
                                 // Many postings: branch-free min-updates, then one pass to count (and list).
                                 firstCount = scratch.scanDense(postings, words[w])
@@ -253,6 +265,20 @@ struct Candidates {
             }
             bestAttribute = min(bestAttribute, lowest)
             self.firstCount = firstCount
+        }
+
+        /// Stamps 1 on every document of `set`; returns how many.
+        func stampAll(_ set: Bitset, count n: Int) -> Int {
+            var stamped = 0
+            for (i, word) in set.words.enumerated() {
+                var bits = word
+                while bits != 0 {
+                    let d = i << 6 | bits.trailingZeroBitCount
+                    if d < n { stamp[d] = 1; stamped += 1 }
+                    bits &= bits - 1
+                }
+            }
+            return stamped
         }
 
         /// First word with many postings: every posting stamps its document 1 and lowers its typo and

@@ -142,6 +142,8 @@ final class SearchPrefixSetTests: XCTestCase {
     }
 
     private func randomQuery(_ random: inout SplitMix) -> String {
+        // A lone prefix, as the first keystrokes of a query.
+        if random.below(5) == 0 { return String(vocabulary[random.below(vocabulary.count)].prefix(1 + random.below(3))) }
         var words: [String] = []
         for _ in 0..<(1 + random.below(3)) { words.append(vocabulary[random.below(vocabulary.count)]) }
         // Usually end in a prefix of one to three letters, as typing does.

@@ -55,7 +55,8 @@ struct ProximityScorer {
     /// Proximity, and in `match` how word `target` matched (typos `Int.max` when it did not).
     func proximity(of ordinal: Int, target: Int, match: inout WordMatch?) -> Int {
         let count = words.count
-        guard count > 1 else { return 0 }
+        // A lone word has no pairs, but a `target` match still needs its tokens read.
+        guard count > 1 || (target >= 0 && match != nil) else { return 0 }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { scratch in
             let last = scratch.baseAddress.unsafelyUnwrapped, best = last + count
             for w in 0..<count { last[w] = -1; best[w] = Self.cap }
