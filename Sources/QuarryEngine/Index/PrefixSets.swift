@@ -16,10 +16,15 @@ struct PrefixSets: Sendable {
         /// least `otherScore`, which keeps ranking's bound tight for most documents.
         let prime: Bitset
         let otherScore: UInt16
+        /// Documents scoring exactly `lowestScore`; the rest of `prime` scores at least one more (a later position).
+        let best: Bitset
 
         /// No document `d` scores better on the prefix than this.
         @inline(__always)
-        func floor(_ d: Int) -> UInt16 { prime.contains(d) ? lowestScore : otherScore }
+        func floor(_ d: Int) -> UInt16 {
+            guard prime.contains(d) else { return otherScore }
+            return best.contains(d) || lowestScore == .max ? lowestScore : lowestScore + 1
+        }
     }
 
     static let empty = PrefixSets(entries: [:])
@@ -72,7 +77,7 @@ struct PrefixSets: Sendable {
     }
 
     private static func entry(_ terms: Range<Int>, postings: Postings, documents n: Int) -> Entry {
-        var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words, best = words
         let flag = AttributeScore.typoDisabledFlag
         let range = Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound])
         var lowest = UInt16.max, other = UInt16.max
@@ -82,21 +87,25 @@ struct PrefixSets: Sendable {
                 let bestRank = AttributeScore.rank(lowest)
                 words.withUnsafeMutableBufferPointer { words in
                     prime.withUnsafeMutableBufferPointer { prime in
-                        for i in range {
-                            let d = Int(docs[i])
-                            guard d < n else { continue }
-                            let score = scores[i] & ~flag
-                            words[d >> 6] |= 1 << UInt64(d & 63)
-                            if AttributeScore.rank(score) == bestRank {
-                                prime[d >> 6] |= 1 << UInt64(d & 63)
-                            } else {
-                                other = min(other, score)
+                        best.withUnsafeMutableBufferPointer { best in
+                            for i in range {
+                                let d = Int(docs[i])
+                                guard d < n else { continue }
+                                let score = scores[i] & ~flag, bit: UInt64 = 1 << UInt64(d & 63)
+                                words[d >> 6] |= bit
+                                if score == lowest { best[d >> 6] |= bit }
+                                if AttributeScore.rank(score) == bestRank {
+                                    prime[d >> 6] |= bit
+                                } else {
+                                    other = min(other, score)
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        return Entry(documents: Bitset(words: words), lowestScore: lowest, prime: Bitset(words: prime), otherScore: other)
+        return Entry(documents: Bitset(words: words), lowestScore: lowest, prime: Bitset(words: prime), otherScore: other,
+                     best: Bitset(words: best))
     }
 }
