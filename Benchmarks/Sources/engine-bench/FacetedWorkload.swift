@@ -67,10 +67,13 @@ func runFacetedWorkload(index: SearchIndex, settings: IndexSettings, records: [(
     if CommandLine.arguments.count > 4 {
         let argument = CommandLine.arguments[4]
         // `q:TEXT` repeats a plain faceted keystroke instead.
-        let json: JSONObject = argument.hasPrefix("q:")
-            ? ["query": .string(String(argument.dropFirst(2))), "hitsPerPage": 20, "facets": .array(FacetedWorkload.facets),
+        // `q:TEXT|FILTERS` adds filters.
+        let parts = argument.dropFirst(2).split(separator: "|", maxSplits: 1).map(String.init)
+        var json: JSONObject = argument.hasPrefix("q:")
+            ? ["query": .string(parts.first ?? ""), "hitsPerPage": 20, "facets": .array(FacetedWorkload.facets),
                "attributesToSnippet": ["description:10"]]
             : FacetedWorkload.worst(argument, random: &random)
+        if argument.hasPrefix("q:"), parts.count > 1 { json["filters"] = .string(parts[1]) }
         for _ in 0..<200 { _ = try measure(json, into: &worst, cpu: &worstCPU) }
         worstCPU.sort()
         print(String(format: "repeated worst class: CPU p50 %.2f ms", worstCPU[worstCPU.count / 2]))

@@ -105,6 +105,8 @@ if faceted {
 var latencies: [Double] = []
 var cpuLatencies: [Double] = []
 var slowest: [(Double, String)] = []
+/// Per distinct keystroke, its fastest thread-CPU time over the rounds (the least disturbed by other load).
+var perQuery: [String: (Double, Int)] = [:]
 for _ in 0..<rounds {
     for phrase in Catalogue.phrases {
         var typed = ""
@@ -117,6 +119,8 @@ for _ in 0..<rounds {
             let cpuStart = threadCPUSeconds()
             let elapsed = try clock.measure { nbHits = try index.search(parameters, records: source).nbHits }
             cpuLatencies.append((threadCPUSeconds() - cpuStart) * 1000)
+            let cpu = cpuLatencies[cpuLatencies.count - 1]
+            perQuery[typed] = (min(perQuery[typed]?.0 ?? .infinity, cpu), nbHits)
             let ms = seconds(elapsed) * 1000
             latencies.append(ms)
             slowest.append((ms, "\(typed) (\(nbHits) hits)"))
@@ -133,3 +137,9 @@ print(String(format: "keystroke latency (wall) over %d queries: p50 %.2f ms, p90
 print(String(format: "keystroke latency (thread CPU): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms",
              percentile(0.5, sortedCPU), percentile(0.9, sortedCPU), percentile(0.99, sortedCPU), sortedCPU.last ?? 0))
 print("slowest: " + slowest.sorted { $0.0 > $1.0 }.prefix(5).map { String(format: "%@ %.2f ms", $0.1, $0.0) }.joined(separator: "; "))
+// `ENGINE_BENCH_LIST=n`: the n slowest distinct keystrokes by their best thread-CPU time, to see what p99 is made of.
+if let list = ProcessInfo.processInfo.environment["ENGINE_BENCH_LIST"].flatMap({ Int($0) }) {
+    for (query, (cpu, hits)) in perQuery.sorted(by: { $0.value.0 > $1.value.0 }).prefix(list) {
+        print(String(format: "  %7.2f ms CPU  %@ (%d hits)", cpu, "\"\(query)\"", hits))
+    }
+}

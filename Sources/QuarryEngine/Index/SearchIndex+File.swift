@@ -107,10 +107,11 @@ extension SearchIndex {
             let lookup = try reader.readArray(of: UInt64.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let facets = try SegmentFacets.read(from: &reader, documents: docIDs.count)
-            let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
+            var segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
                                   dictionary: dictionary, postings: postings, positions: positions, lookup: lookup,
                                   facets: facets)
             try validate(segment)
+            segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)
             segments.append(segment)
             dead.append(deadSet)
         }

@@ -18,6 +18,10 @@ struct Segment: Sendable {
     let lookup: [UInt64]
     /// Values for filters, facets, distinct and geo.
     var facets: SegmentFacets = .empty
+    /// Documents per short, frequent prefix (large segments only); derived, not stored.
+    var prefixSets: PrefixSets = .empty
+    /// Lazily filled, for `ProximityBound`.
+    let neighbors = NeighborTables()
 
     var count: Int { docIDs.count }
 

@@ -97,9 +97,11 @@ struct SegmentBuilder {
             Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
         }
         let lookup = newDocIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted()
-        return Segment(docIDs: newDocIDs, sortValues: newValues, keyCount: keyCount, sortRanks: sortRanks,
-                       dictionary: dictionary, postings: postings, positions: positions, lookup: lookup,
-                       facets: facets.finish(permutation: permutation))
+        var segment = Segment(docIDs: newDocIDs, sortValues: newValues, keyCount: keyCount, sortRanks: sortRanks,
+                              dictionary: dictionary, postings: postings, positions: positions, lookup: lookup,
+                              facets: facets.finish(permutation: permutation))
+        segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)
+        return segment
     }
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends

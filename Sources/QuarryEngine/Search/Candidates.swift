@@ -27,6 +27,21 @@ struct Candidates {
     var bestAttribute: UInt16 = 0
     /// Per ordinal proximity, when it was computed while the document's tokens were being read anyway.
     var proximity: [UInt16]?
+    /// The word matched through `PrefixSets`: `typos` holds its (zero) typos, but `attribute` and
+    /// `exact` leave it out; the ranker completes them from tokens (`DeferredWord`).
+    var deferred: DeferredWord?
+
+    struct DeferredWord {
+        let word: Int
+        /// No document scores better on this word (`PrefixSets.Entry.lowestScore`).
+        let lowestScore: UInt16
+        /// Per document, a tighter floor (`PrefixSets.Entry.floor`).
+        let entry: PrefixSets.Entry
+        /// Whether it has an exact term, so a document may gain one exact word.
+        let mayBeExact: Bool
+        /// Per-slot ranks for `ProximityScorer`'s match of this word.
+        let blank: ProximityScorer.WordMatch
+    }
 
     /// Ordinals of the live candidates, ascending; stops when `body` returns false.
     @inline(__always)
@@ -56,8 +71,10 @@ struct Candidates {
 
     /// `preferTokens` forces the strategy for later words (tests compare both); nil picks the cheaper.
     /// `proximity`: a scorer when ranking needs proximity; used when the last word reads token lists.
+    /// `deferrable`: the caller ranks with `SegmentRanker`'s packed path, which completes a deferred word.
     static func collect(segment: Segment, dead: Bitset, words: [MatchedTerms], layout: SearchableLayout,
-                        proximity scorer: ProximityScorer? = nil, preferTokens: Bool? = nil) -> Candidates {
+                        proximity scorer: ProximityScorer? = nil, preferTokens: Bool? = nil,
+                        deferrable: Bool = false) -> Candidates {
         var result = Candidates()
         guard !words.isEmpty else { return result }
         let postings = segment.postings
@@ -83,12 +100,25 @@ struct Candidates {
         var final: UInt8 = 1
         var bestAttribute = UInt16.max
         var proximity: [UInt16]?
+        var deferred: DeferredWord?
         stamp.withUnsafeMutableBufferPointer { stamp in
             typo.withUnsafeMutableBufferPointer { typo in
                 exact.withUnsafeMutableBufferPointer { exact in
                     attribute.withUnsafeMutableBufferPointer { attribute in
                         var scratch = Scratch(stamp: stamp, typo: typo, exact: exact, attribute: attribute, firstList: firstList)
                         for (p, w) in order.enumerated() {
+                            if p == 0 && order.count == 1 && deferrable && preferTokens == nil, let entry = prefixSet(segment, words[w]) {
+                                // A lone prefix (`g`): its documents are the set's; attribute and exact wait for the ranker.
+                                typo.initialize(repeating: 0)
+                                exact.initialize(repeating: 0)
+                                attribute.initialize(repeating: .max)
+                                firstCount = scratch.stampAll(entry.documents, count: n)
+                                singleDense = firstCount > n / 32
+                                if !singleDense { for d in 0..<n where stamp[d] == 1 { alive.append(UInt32(d)) } }
+                                deferred = DeferredWord(word: w, lowestScore: entry.lowestScore, entry: entry, mayBeExact: words[w].exactTerm != nil,
+                                                        blank: ProximityScorer.WordMatch(layout: layout))
+                                continue
+                            }
                             if p == 0 && firstSize > n / 8 {
                                 // Many postings: branch-free min-updates, then one pass to count (and list).
                                 firstCount = scratch.scanDense(postings, words[w])
@@ -106,8 +136,15 @@ struct Candidates {
                                 if !singleDense { alive = Array(firstList[0..<firstCount]) }
                                 continue
                             }
-                            // Ranking would read the survivors' tokens for proximity anyway: favour tokens for the last word.
-                            let last = p == order.count - 1 ? scorer : nil
+                            if deferrable && deferred == nil && preferTokens == nil, let entry = prefixSet(segment, words[w]) {
+                                alive.removeAll { !entry.documents.contains(Int($0)) }
+                                deferred = DeferredWord(word: w, lowestScore: entry.lowestScore, entry: entry, mayBeExact: words[w].exactTerm != nil,
+                                                        blank: ProximityScorer.WordMatch(layout: layout))
+                                continue
+                            }
+                            // Ranking would read the survivors' tokens for proximity anyway: favour tokens for the last word
+                            // (unless a deferred word makes it read them again).
+                            let last = p == order.count - 1 && deferred == nil ? scorer : nil
                             let tokenCost = alive.count * averageTokens / (last == nil ? 1 : 2)
                             if p > 0 && (preferTokens ?? (tokenCost < size(words[w]))) {
                                 if last != nil { proximity = [UInt16](unsafeUninitializedCapacity: n) { $1 = n } }
@@ -125,7 +162,7 @@ struct Candidates {
                             final = UInt8(2 * order.count + 1)
                             for d in alive { stamp[Int(d)] = final }
                         }
-                        bestAttribute = scratch.bestAttribute
+                        bestAttribute = min(scratch.bestAttribute, deferred?.lowestScore ?? .max)
                     }
                 }
             }
@@ -133,6 +170,7 @@ struct Candidates {
         result.final = final
         result.bestAttribute = bestAttribute
         result.proximity = proximity
+        result.deferred = deferred
         if singleDense {
             result.list = nil
             result.count = firstCount
@@ -153,6 +191,12 @@ struct Candidates {
         result.exact = exact
         result.attribute = attribute
         return result
+    }
+
+    /// The prefix bitset answering `word`, when it is one error-free run the segment keeps a set for.
+    private static func prefixSet(_ segment: Segment, _ word: MatchedTerms) -> PrefixSets.Entry? {
+        guard word.runs.count == 1, word.runs[0].typos == 0 else { return nil }
+        return segment.prefixSets.documents(for: word.runs[0].terms)
     }
 
     /// The per-document scratch arrays while collecting.
@@ -223,6 +267,20 @@ struct Candidates {
             self.firstCount = firstCount
         }
 
+        /// Stamps 1 on every document of `set`; returns how many.
+        func stampAll(_ set: Bitset, count n: Int) -> Int {
+            var stamped = 0
+            for (i, word) in set.words.enumerated() {
+                var bits = word
+                while bits != 0 {
+                    let d = i << 6 | bits.trailingZeroBitCount
+                    if d < n { stamp[d] = 1; stamped += 1 }
+                    bits &= bits - 1
+                }
+            }
+            return stamped
+        }
+
         /// First word with many postings: every posting stamps its document 1 and lowers its typo and
         /// attribute, without the unpredictable first-or-repeat branch. Returns how many were stamped.
         mutating func scanDense(_ postings: Postings, _ word: MatchedTerms) -> Int {
@@ -268,11 +326,10 @@ struct Candidates {
             let positions = segment.positions
             let single = word.runs.count == 1 ? word.runs[0] : nil
             let disabled = SegmentBuilder.typoDisabledBit
-            var ranks = [UInt16](repeating: 0, count: 32), ordered = [Bool](repeating: true, count: 32)
-            for slot in 0..<32 { ranks[slot] = UInt16(min(layout.rank(ofSlot: slot), 31)); ordered[slot] = layout.isOrdered(slot: slot) }
+            let blank = ProximityScorer.WordMatch(layout: layout)
+            let ranks = blank.ranks, ordered = blank.ordered
             var kept = 0
             if let scorer {
-                let blank = ProximityScorer.WordMatch(ranks: ranks, ordered: ordered)
                 for d in alive {
                     var match: ProximityScorer.WordMatch? = blank
                     let distance = scorer.proximity(of: Int(d), target: index, match: &match)

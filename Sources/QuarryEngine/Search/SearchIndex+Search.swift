@@ -32,12 +32,15 @@ extension SearchIndex {
             ranked = refined == nil ? staticTop(wanted, layout: ranking, dead: plan.hitDead) : []
         } else {
             var candidates: [Candidates] = []
+            // Only the packed ranker completes a word matched by prefix bitset (see `Candidates.DeferredWord`).
+            let deferrable = refined == nil && parameters.restrictSearchableAttributes == nil && ranking.textual != nil
             for (s, segment) in segments.enumerated() {
                 let matcher = TypoMatcher(dictionary: segment.dictionary)
                 let terms = words.map { matcher.match($0) }
                 matchedTerms.append(terms)
                 let scorer = ranking.hasProximity && words.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
-                var found = Candidates.collect(segment: segment, dead: plan.universeDead[s], words: terms, layout: layout, proximity: scorer)
+                var found = Candidates.collect(segment: segment, dead: plan.universeDead[s], words: terms, layout: layout,
+                                               proximity: scorer, deferrable: deferrable)
                 if let restricted = parameters.restrictSearchableAttributes {
                     restrict(&found, segment: s, words: terms, to: restricted, dead: plan.universeDead[s])
                 }

@@ -13,10 +13,14 @@ struct ProximityScorer {
     /// Per word three entries: the bounds and typos of its single run of terms (lower bound -1 when
     /// it has several runs and needs a binary search).
     private let runs: [Int]
+    /// Every word's terms lie in `envelope`: most tokens (descriptions) fall outside and are skipped at once.
+    private let envelope: Range<Int>
 
     init(segment: Segment, words: [MatchedTerms]) {
         positions = segment.positions
         self.words = words
+        let lowest = words.compactMap { $0.runs.first?.terms.lowerBound }.min() ?? 0
+        envelope = lowest..<max(lowest, words.compactMap { $0.runs.last?.terms.upperBound }.max() ?? 0)
         runs = words.flatMap { word -> [Int] in
             switch word.runs.count {
             case 0: [0, 0, 0]
@@ -34,6 +38,13 @@ struct ProximityScorer {
         /// Attribute rank per slot (`AttributeScore` high bits) and whether position counts.
         let ranks: [UInt16]
         let ordered: [Bool]
+
+        init(layout: SearchableLayout) {
+            var ranks = [UInt16](repeating: 0, count: 32), ordered = [Bool](repeating: true, count: 32)
+            for slot in 0..<32 { ranks[slot] = UInt16(min(layout.rank(ofSlot: slot), 31)); ordered[slot] = layout.isOrdered(slot: slot) }
+            self.ranks = ranks
+            self.ordered = ordered
+        }
     }
 
     func proximity(of ordinal: Int) -> Int {
@@ -44,7 +55,8 @@ struct ProximityScorer {
     /// Proximity, and in `match` how word `target` matched (typos `Int.max` when it did not).
     func proximity(of ordinal: Int, target: Int, match: inout WordMatch?) -> Int {
         let count = words.count
-        guard count > 1 else { return 0 }
+        // A lone word has no pairs, but a `target` match still needs its tokens read.
+        guard count > 1 || (target >= 0 && match != nil) else { return 0 }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { scratch in
             let last = scratch.baseAddress.unsafelyUnwrapped, best = last + count
             for w in 0..<count { last[w] = -1; best[w] = Self.cap }
@@ -64,15 +76,18 @@ struct ProximityScorer {
         let count = words.count
         let disabled = SegmentBuilder.typoDisabledBit
         var slot = -1
+        let low = envelope.lowerBound, span = UInt(envelope.count)
         for t in range {
-            let term = tokens.term(t)
             let raw = tokens.location(t)
             let location = raw & ~disabled
-            let tokenSlot = Location.slot(location), p = Location.position(location)
+            let tokenSlot = Location.slot(location)
             if tokenSlot != slot {
                 slot = tokenSlot
                 for w in 0..<count { last[w] = -1 }
             }
+            let term = tokens.term(t)
+            if UInt(bitPattern: term &- low) >= span { continue }
+            let p = Location.position(location)
             var matched: UInt64 = 0
             for w in 0..<count {
                 let typos: Int

@@ -25,48 +25,92 @@ struct SegmentRanker {
 
     private var lazyProximity: Bool { layout.hasProximity && words.count > 1 }
 
+    /// Proximities computed before `ProximityBound` is consulted: most queries stop earlier, and its rows
+    /// cost a pass over the word's documents the first time (tests lower it).
+    var proximityBoundAfter = 1_024
+
+    private var proximityPlacement: RankingLayout.Placement? { layout.placements.first { $0.field == .proximity } }
+
+    /// One per word pair: each pair is at least one position apart.
+    private var proximityFloor: Int { lazyProximity ? words.count - 1 : 0 }
+
     /// The best values any candidate could have, for the stopping test.
-    private func bound(_ candidates: Candidates) -> RankingLayout.Values {
+    private func bound(_ candidates: Candidates, proximity floor: Int) -> RankingLayout.Values {
         var bound = RankingLayout.Values()
         bound.exact = words.count { $0.exactTerm != nil }
-        bound.proximity = lazyProximity ? words.count - 1 : 0
+        bound.proximity = floor
         bound.attribute = candidates.bestAttribute
         return bound
     }
 
     mutating func best(_ wanted: Int, of candidates: Candidates) -> [RankedDocument] {
         var top = TopK<Int>(capacity: wanted)
+        // A deferred word (see `Candidates.DeferredWord`) is only completed by the packed path; callers
+        // ask for deferral only when `layout.textual` exists.
         if let packing = layout.textual {
             fast(&top, candidates, packing)
         } else {
-            general(&top, candidates)
+            general(&top, candidates, proximity: proximityFloor)
         }
         return top.sorted().map { RankedDocument(segment: index, ordinal: $0.payload, key: $0.key) }
     }
 
     private mutating func fast(_ top: inout TopK<Int>, _ candidates: Candidates, _ packing: RankingLayout.TextualPacking) {
-        let b = bound(candidates)
-        let boundKey = packing.pack(typos: 0, proximity: UInt64(b.proximity), attribute: UInt64(b.attribute),
+        var b = bound(candidates, proximity: proximityFloor)
+        var boundKey = packing.pack(typos: 0, proximity: UInt64(b.proximity), attribute: UInt64(b.attribute),
                                     exact: UInt64(min(b.exact, 63)))
-        let minimumProximity = UInt64(lazyProximity ? words.count - 1 : 0)
+        var minimumProximity = UInt64(proximityFloor)
+        // Once many proximities were read without stopping, ask `ProximityBound` whether the page's
+        // proximity is already the best possible (its rows may cost up to one pass over the candidates).
+        var proximities = 0, boundTried = !lazyProximity
         let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
         let stored = candidates.proximity
         let sortRanks = segment.sortRanks
         // Textual key of the worst kept candidate once the heap is full.
         var worst = UInt64.max
+        let deferred = candidates.deferred
+        // Until its tokens are read, a document may still score the deferred word's best and gain its exact term.
+        let exactGain: UInt64 = deferred?.mayBeExact == true ? 1 : 0
         candidates.forEach(dead: dead) { ordinal in
-            let t = UInt64(min(typos[ordinal], 63)), a = UInt64(attribute[ordinal]), e = UInt64(min(exact[ordinal], 63))
-            var key = packing.pack(typos: t, proximity: minimumProximity, attribute: a, exact: e)
+            // Only a page held back by proximity (its worst above the floor) can gain from a higher floor.
+            if !boundTried && top.isFull && proximities >= proximityBoundAfter,
+               let placement = proximityPlacement, HitOrder.field(top.threshold, placement) > UInt64(proximityFloor) {
+                boundTried = true
+                let raised = ProximityBound.minimum(segment: segment, words: words, budget: 2 * candidates.count)
+                if raised > proximityFloor {
+                    b.proximity = raised
+                    minimumProximity = UInt64(raised)
+                    boundKey = packing.pack(typos: 0, proximity: UInt64(raised), attribute: UInt64(b.attribute), exact: UInt64(min(b.exact, 63)))
+                    if boundKey >= worst { return false }
+                }
+            }
+            let t = UInt64(min(typos[ordinal], 63))
+            var a = UInt64(attribute[ordinal]), e = UInt64(exact[ordinal])
+            let scoreFloor = deferred.map { UInt64($0.entry.floor(ordinal)) } ?? .max
+            var key = packing.pack(typos: t, proximity: minimumProximity, attribute: min(a, scoreFloor), exact: min(e + exactGain, 63))
             if key >= worst { return true }
             var values = RankingLayout.Values()
-            if lazyProximity {
+            if let deferred {
+                var match: ProximityScorer.WordMatch? = deferred.blank
+                let distance = proximity.proximity(of: ordinal, target: deferred.word, match: &match)
+                proximities += 1
+                if let match {
+                    a = min(a, UInt64(match.score))
+                    if match.exact { e += 1 }
+                }
+                e = min(e, 63)
+                values.proximity = lazyProximity ? distance : 0
+                key = packing.pack(typos: t, proximity: UInt64(min(values.proximity, 511)), attribute: a, exact: e)
+                if key >= worst { return true }
+            } else if lazyProximity {
                 values.proximity = stored.map { Int($0[ordinal]) } ?? proximity.proximity(of: ordinal)
+                proximities += 1
                 key = packing.pack(typos: t, proximity: UInt64(min(values.proximity, 511)), attribute: a, exact: e)
                 if key >= worst { return true }
             }
             values.typos = Int(t)
-            values.exact = Int(e)
-            values.attribute = attribute[ordinal]
+            values.exact = Int(min(e, 63))
+            values.attribute = UInt16(a)
             values.ordinal = ordinal
             top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
             if top.isFull {
@@ -94,8 +138,8 @@ struct SegmentRanker {
         return packing.pack(typos: t, proximity: p, attribute: a, exact: e)
     }
 
-    private mutating func general(_ top: inout TopK<Int>, _ candidates: Candidates) {
-        var bound = bound(candidates)
+    private mutating func general(_ top: inout TopK<Int>, _ candidates: Candidates, proximity floor: Int) {
+        var bound = bound(candidates, proximity: floor)
         let sortRanks = segment.sortRanks
         let typos = candidates.typos, exact = candidates.exact, attribute = candidates.attribute
         let stored = candidates.proximity
@@ -110,8 +154,8 @@ struct SegmentRanker {
             values.attribute = attribute[ordinal]
             values.ordinal = ordinal
             if lazyProximity {
-                // Each pair of words is at least one position apart.
-                values.proximity = words.count - 1
+                // Each pair of words is at least one position apart, or as far as `ProximityBound` proved.
+                values.proximity = floor
                 if top.isFull && !(layout.key(values, sortRanks: sortRanks) < top.threshold) { return true }
                 values.proximity = stored.map { Int($0[ordinal]) } ?? proximity.proximity(of: ordinal)
             }

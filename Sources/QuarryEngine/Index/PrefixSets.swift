@@ -1,0 +1,111 @@
+/// Which documents hold a word starting with a given prefix of one to three bytes?
+///
+/// As-you-type queries end in short prefixes (`sony c`) whose terms have millions of postings, so
+/// matching them by postings or by reading every candidate's tokens costs milliseconds per keystroke.
+/// For each such prefix with many postings the segment keeps one bitset of its documents (n/8 bytes),
+/// so `Candidates` intersects with one bit test per survivor and leaves that word's attribute and
+/// exactness to the ranker, which reads them from tokens only for documents that can reach the page.
+/// Built from postings when a segment is made or read (not stored), only for large segments.
+struct PrefixSets: Sendable {
+    struct Entry: Sendable {
+        /// Documents with at least one posting in the prefix's terms.
+        let documents: Bitset
+        /// The lowest `AttributeScore` (flag cleared) of any of those postings: a bound for ranking.
+        let lowestScore: UInt16
+        /// Documents with a posting in the best attribute rank any posting has; the others score at
+        /// least `otherScore`, which keeps ranking's bound tight for most documents.
+        let prime: Bitset
+        let otherScore: UInt16
+        /// Documents scoring exactly `lowestScore`; the rest of `prime` scores at least one more (a later position).
+        let best: Bitset
+
+        /// No document `d` scores better on the prefix than this.
+        @inline(__always)
+        func floor(_ d: Int) -> UInt16 {
+            guard prime.contains(d) else { return otherScore }
+            return best.contains(d) || lowestScore == .max ? lowestScore : lowestScore + 1
+        }
+    }
+
+    static let empty = PrefixSets(entries: [:])
+
+    /// Keyed by the prefix's term range: equal ranges mean equal terms, hence equal documents.
+    let entries: [Range<Int>: Entry]
+
+    /// Longest prefix kept: as-you-type keystrokes pay most for the first three letters of a word.
+    static let maximumLength = 3
+
+    /// Segments smaller than this are cheap to search without it.
+    static let minimumDocuments = 50_000
+
+    /// The set for exactly these terms, if kept.
+    func documents(for terms: Range<Int>) -> Entry? { entries.isEmpty ? nil : entries[terms] }
+
+    init(entries: [Range<Int>: Entry]) { self.entries = entries }
+
+    /// `minimumDocuments`/`minimumPostings` are parameters so tests can build sets on small segments.
+    init(dictionary: TermDictionary, postings: Postings, documents n: Int,
+         minimumDocuments: Int = PrefixSets.minimumDocuments, minimumPostings: Int? = nil) {
+        guard n >= minimumDocuments, dictionary.count > 0 else { self.init(entries: [:]); return }
+        // A bitset pays when the postings it replaces outnumber its n/8 bytes' worth of entries.
+        let threshold = minimumPostings ?? max(1, n / 8)
+        var entries: [Range<Int>: Entry] = [:]
+        func postingCount(_ terms: Range<Int>) -> Int {
+            Int(postings.offsets[terms.upperBound] - postings.offsets[terms.lowerBound])
+        }
+        func add(_ terms: Range<Int>) {
+            guard !terms.isEmpty, entries[terms] == nil, postingCount(terms) >= threshold else { return }
+            entries[terms] = Self.entry(terms, postings: postings, documents: n)
+        }
+        // Terms sorted bytewise: the terms sharing a prefix are one contiguous run, split by their next byte.
+        // A prefix has no more postings than its parent, so only qualifying runs are split further.
+        func walk(_ range: Range<Int>, depth: Int) {
+            var lo = range.lowerBound
+            // The term equal to the shared prefix sorts first and has no byte at `depth`.
+            if lo < range.upperBound && dictionary.length(lo) == depth { lo += 1 }
+            while lo < range.upperBound {
+                let hi = dictionary.childEnd(in: lo..<range.upperBound, depth: depth)
+                if postingCount(lo..<hi) >= threshold {
+                    add(lo..<hi)
+                    if depth + 1 < Self.maximumLength { walk(lo..<hi, depth: depth + 1) }
+                }
+                lo = hi
+            }
+        }
+        walk(0..<dictionary.count, depth: 0)
+        self.init(entries: entries)
+    }
+
+    private static func entry(_ terms: Range<Int>, postings: Postings, documents n: Int) -> Entry {
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words, best = words
+        let flag = AttributeScore.typoDisabledFlag
+        let range = Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound])
+        var lowest = UInt16.max, other = UInt16.max
+        postings.docs.withUnsafeBufferPointer { docs in
+            postings.scores.withUnsafeBufferPointer { scores in
+                for i in range { lowest = min(lowest, scores[i] & ~flag) }
+                let bestRank = AttributeScore.rank(lowest)
+                words.withUnsafeMutableBufferPointer { words in
+                    prime.withUnsafeMutableBufferPointer { prime in
+                        best.withUnsafeMutableBufferPointer { best in
+                            for i in range {
+                                let d = Int(docs[i])
+                                guard d < n else { continue }
+                                let score = scores[i] & ~flag, bit: UInt64 = 1 << UInt64(d & 63)
+                                words[d >> 6] |= bit
+                                if score == lowest { best[d >> 6] |= bit }
+                                if AttributeScore.rank(score) == bestRank {
+                                    prime[d >> 6] |= bit
+                                } else {
+                                    other = min(other, score)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Entry(documents: Bitset(words: words), lowestScore: lowest, prime: Bitset(words: prime), otherScore: other,
+                     best: Bitset(words: best))
+    }
+}
