@@ -2,18 +2,24 @@ import Glibc
 
 /// Where the daemon's socket lives, and the private directory around it.
 public enum SocketPath {
-    /// `$QUARRY_SOCK`, else `$XDG_RUNTIME_DIR/quarry/quarry.sock`, else
+    /// `$QUARRY_SOCK`, else `$XDG_RUNTIME_DIR/quarry/quarry.sock` when that directory exists, else
     /// `$TMPDIR/quarry-<uid>/quarry.sock` (or under `/tmp`) with a warning saying so.
     public static func `default`(environment: [String: String]) -> (path: String, warning: String?) {
         if let explicit = environment["QUARRY_SOCK"], !explicit.isEmpty {
             return (explicit, nil)
         }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return ("\(trimmingTrailingSlashes(runtime))/quarry/quarry.sock", nil)
-        }
         let tmp = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : trimmingTrailingSlashes($0) } ?? "/tmp"
-        let path = "\(tmp)/quarry-\(getuid())/quarry.sock"
-        return (path, "XDG_RUNTIME_DIR is not set; using \(path) in a private per-user directory")
+        let fallback = "\(tmp)/quarry-\(getuid())/quarry.sock"
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+            return (fallback, "XDG_RUNTIME_DIR is not set; using \(fallback) in a private per-user directory")
+        }
+        // A session manager creates the runtime directory; a stale variable
+        // (su, containers) names one that is gone, which must not stop the daemon.
+        var info = stat()
+        guard stat(runtime, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            return (fallback, "XDG_RUNTIME_DIR (\(runtime)) is not a directory; using \(fallback) in a private per-user directory")
+        }
+        return ("\(trimmingTrailingSlashes(runtime))/quarry/quarry.sock", nil)
     }
 
     /// Creates `directory` with mode 0700 if it is missing (its parent must exist).

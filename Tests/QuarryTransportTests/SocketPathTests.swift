@@ -9,10 +9,17 @@ final class SocketPathTests: XCTestCase {
         XCTAssertNil(result.warning)
     }
 
-    func testRuntimeDirectory() {
-        let result = SocketPath.default(environment: ["XDG_RUNTIME_DIR": "/run/user/1000/"])
-        XCTAssertEqual(result.path, "/run/user/1000/quarry/quarry.sock")
+    func testRuntimeDirectory() throws {
+        let runtime = try TemporaryDirectory()
+        let result = SocketPath.default(environment: ["XDG_RUNTIME_DIR": runtime.path + "/"])
+        XCTAssertEqual(result.path, runtime.path + "/quarry/quarry.sock")
         XCTAssertNil(result.warning)
+    }
+
+    func testMissingRuntimeDirectoryFallsBackWithWarning() {
+        let result = SocketPath.default(environment: ["XDG_RUNTIME_DIR": "/nonexistent/run/user/1000", "TMPDIR": "/var/tmp"])
+        XCTAssertEqual(result.path, "/var/tmp/quarry-\(getuid())/quarry.sock")
+        XCTAssertEqual(result.warning?.contains("/nonexistent/run/user/1000"), true)
     }
 
     func testFallsBackToPrivateTmpDirectoryWithWarning() {
