@@ -11,7 +11,7 @@ struct DaemonOptions: ParsableArguments {
     @Option(help: "The data directory for a daemon this command starts.")
     var dataDir: String?
 
-    func connect(clientName: String) throws -> DaemonConnection {
+    func connect(clientName: String, positionEncodings: [String] = ["utf-8"]) throws -> DaemonConnection {
         let path = Locations.socketPath(socket)
         let connection: DaemonConnection
         do {
@@ -20,7 +20,7 @@ struct DaemonOptions: ParsableArguments {
             try DaemonStarter(socketPath: path, dataDirectory: dataDir).start()
             connection = try DaemonConnection(socketPath: path)
         }
-        try connection.initialize(clientName: clientName)
+        try connection.initialize(clientName: clientName, positionEncodings: positionEncodings)
         return connection
     }
 }

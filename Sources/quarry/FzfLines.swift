@@ -1,8 +1,8 @@
 import QuarryJSON
 
 /// Turns session hits into fzf input lines and a preview, colouring the
-/// spans of `_matchRanges`. `quarry fzf` negotiates UTF-16 (what session
-/// pushes carry for every connection today), converted here to UTF-8 bytes.
+/// spans of `_matchRanges`. `quarry fzf` negotiates UTF-16, LSP's default,
+/// and converts the spans to UTF-8 bytes here.
 ///
 /// A line is `objectID TAB display TAB hit-as-JSON`: fzf shows field 2, the
 /// preview and the final output read field 3, so neither needs the daemon.

@@ -11,14 +11,7 @@ struct FzfReloader {
     let hitsPerPage: Int
 
     init(options: DaemonOptions, index: String, hitsPerPage: Int) throws {
-        let path = Locations.socketPath(options.socket)
-        do {
-            connection = try DaemonConnection(socketPath: path)
-        } catch {
-            try DaemonStarter(socketPath: path, dataDirectory: options.dataDir).start()
-            connection = try DaemonConnection(socketPath: path)
-        }
-        try connection.initialize(clientName: "quarry fzf", positionEncodings: ["utf-16"])
+        connection = try options.connect(clientName: "quarry fzf", positionEncodings: ["utf-16"])
         self.index = index
         self.hitsPerPage = hitsPerPage
     }
