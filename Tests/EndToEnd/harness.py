@@ -22,6 +22,13 @@ def quarry_binary():
     return path
 
 
+def write_ndjson(path, count, start=0):
+    """A records file for imports: `imported product N` with a price, one JSON object per line."""
+    with open(path, "w") as f:
+        for i in range(start, start + count):
+            f.write(json.dumps({"objectID": f"imp-{i}", "name": f"imported product {i}", "price": i % 100}) + "\n")
+
+
 def encode(message, framing):
     body = message if isinstance(message, bytes) else json.dumps(message).encode()
     if framing == "lsp":

@@ -1,12 +1,7 @@
 """$/cancelRequest and the error codes that need a real engine behind them."""
-import json
 import os
 
-
-def write_ndjson(path, count):
-    with open(path, "w") as f:
-        for i in range(count):
-            f.write(json.dumps({"objectID": str(i), "name": f"product {i}", "brand": "acme"}) + "\n")
+from harness import write_ndjson
 
 
 def test_cancelled_import_replies_cancelled_and_changes_nothing(daemon, short_tmp):

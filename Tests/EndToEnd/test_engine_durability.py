@@ -1,24 +1,17 @@
 """Durability of the embedded engine through the real daemon: kill -9 in the
 middle of writes and imports, and restarts that reuse the derived files."""
 import glob
-import json
 import os
 import signal
 import socket
 import threading
 import time
 
-from harness import SocketDaemon
+from harness import SocketDaemon, write_ndjson
 
 
 def restart(data_dir, path):
     return SocketDaemon(data_dir, path)
-
-
-def write_ndjson(path, count, start=0):
-    with open(path, "w") as f:
-        for i in range(start, start + count):
-            f.write(json.dumps({"objectID": f"imp-{i}", "name": f"imported product {i}", "price": i % 100}) + "\n")
 
 
 def test_kill_9_during_an_import_leaves_it_all_or_nothing(short_tmp, data_dir):

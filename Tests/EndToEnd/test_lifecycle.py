@@ -129,18 +129,7 @@ def test_default_socket_under_xdg_runtime_dir(short_tmp, data_dir):
     os.mkdir(runtime, 0o700)
     env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
     env.pop("QUARRY_SOCK", None)
-    process = subprocess.Popen([quarry_binary(), "serve", "--daemon", "--data-dir", data_dir], env=env,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    path = os.path.join(runtime, "quarry", "quarry.sock")
-    try:
-        deadline = time.monotonic() + 10
-        while not os.path.exists(path) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert os.path.exists(path)
-        assert os.stat(os.path.dirname(path)).st_mode & 0o777 == 0o700
-    finally:
-        process.terminate()
-        process.wait(10)
+    serve_daemon_on_default_socket(env, data_dir, os.path.join(runtime, "quarry", "quarry.sock"))
 
 
 def test_connect_starts_a_daemon_and_forwards(short_tmp, data_dir):
@@ -163,16 +152,22 @@ def test_connect_starts_a_daemon_and_forwards(short_tmp, data_dir):
 def test_default_socket_without_xdg_runtime_dir_is_private_under_tmpdir(short_tmp, data_dir):
     env = {k: v for k, v in os.environ.items() if k not in ("XDG_RUNTIME_DIR", "QUARRY_SOCK")}
     env["TMPDIR"] = short_tmp
+    stderr = serve_daemon_on_default_socket(env, data_dir, os.path.join(short_tmp, f"quarry-{os.getuid()}", "quarry.sock"))
+    assert b"XDG_RUNTIME_DIR" in stderr, "a warning says why the socket is where it is"
+
+
+def serve_daemon_on_default_socket(env, data_dir, expected_path):
+    """Runs `quarry serve --daemon` in `env` until its socket appears at `expected_path`, in a
+    private (0700) directory, then stops it; returns what it wrote on stderr."""
     process = subprocess.Popen([quarry_binary(), "serve", "--daemon", "--data-dir", data_dir], env=env,
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    path = os.path.join(short_tmp, f"quarry-{os.getuid()}", "quarry.sock")
     try:
         deadline = time.monotonic() + 10
-        while not os.path.exists(path) and time.monotonic() < deadline:
+        while not os.path.exists(expected_path) and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert os.path.exists(path)
-        assert os.stat(os.path.dirname(path)).st_mode & 0o777 == 0o700
+        assert os.path.exists(expected_path)
+        assert os.stat(os.path.dirname(expected_path)).st_mode & 0o777 == 0o700
     finally:
         process.terminate()
         process.wait(10)
-    assert b"XDG_RUNTIME_DIR" in process.stderr.read(), "a warning says why the socket is where it is"
+    return process.stderr.read()
