@@ -14,27 +14,26 @@ struct SinkSessionOutlet: SessionOutlet {
     let encoding: @Sendable (SubscriberID) -> PositionEncoding
 
     func deliver(_ push: SessionPush, to subscribers: [SubscriberID]) {
-        let key: String
-        let message: (PositionEncoding) -> JSON
         switch push {
         case .stateChanged(let session, let version, let state):
-            key = "state:\(session)"
-            message = { _ in StateChangedNotification(session: session, stateVersion: version, state: state).message }
+            let bytes = JSONWriter.encode(StateChangedNotification(session: session, stateVersion: version, state: state).message)
+            for subscriber in subscribers { send(bytes, to: subscriber, key: "state:\(session)") }
         case .resultsUpdated(let session, let version, let results):
-            key = "results:\(session)"
-            message = { encoding in
-                ResultsUpdatedNotification(
+            // Only the match ranges differ between encodings: one encoding per encoding in use.
+            var encoded: [PositionEncoding: [UInt8]] = [:]
+            for subscriber in subscribers {
+                let encoding = self.encoding(subscriber)
+                let bytes = encoded[encoding] ?? JSONWriter.encode(ResultsUpdatedNotification(
                     session: session, stateVersion: version,
-                    results: results.map { SessionRanges.result($0, for: encoding) }).message
+                    results: results.map { SessionRanges.result($0, for: encoding) }).message)
+                encoded[encoding] = bytes
+                send(bytes, to: subscriber, key: "results:\(session)")
             }
         }
-        var encoded: [PositionEncoding: [UInt8]] = [:]
-        for subscriber in subscribers {
-            let encoding = self.encoding(subscriber)
-            let bytes = encoded[encoding] ?? JSONWriter.encode(message(encoding))
-            encoded[encoding] = bytes
-            sink.send(bytes, to: ConnectionID(rawValue: subscriber.rawValue), coalescingKey: key)
-        }
+    }
+
+    private func send(_ bytes: [UInt8], to subscriber: SubscriberID, key: String) {
+        sink.send(bytes, to: ConnectionID(rawValue: subscriber.rawValue), coalescingKey: key)
     }
 }
 

@@ -20,7 +20,11 @@ public struct SearchPlan: Sendable {
         self.version = version
         self.state = state
         let searchers = state.searchers.filter { searcherID == nil || $0.id == searcherID }
-        requests = searchers.map { ($0, Self.request(for: $0, in: state, page: page)) }
+        // Rendered once per version, shared by every searcher's request.
+        let filters = state.filters.engineFilters()
+        let menus: JSON? = state.menus.isEmpty
+            ? nil : .array(state.orderedMenus.map { $0.engineJSON(path: $0.path(in: state.filters)) })
+        requests = searchers.map { ($0, Self.request(for: $0, in: state, page: page, filters: filters, menus: menus)) }
     }
 
     /// The engine contract (what the engine's part 2 implements):
@@ -37,8 +41,11 @@ public struct SearchPlan: Sendable {
     /// - facet values: `facetQuery` (the session's query), `filters`, and the
     ///   other attributes' `disjunctiveFilters` and `hierarchicalFacets` applied
     ///   as filters; the searcher's own attribute's or-group clauses are relaxed.
-    static func request(for searcher: Searcher, in state: SessionState, page: Int) -> Request {
-        let (filters, disjunctive) = state.filters.engineFilters()
+    static func request(
+        for searcher: Searcher, in state: SessionState, page: Int,
+        filters rendered: (filters: String, disjunctive: [(attribute: String, filters: String)]), menus: JSON?
+    ) -> Request {
+        let (filters, disjunctive) = rendered
         var parameters: JSONObject = [:]
         if !filters.isEmpty { parameters["filters"] = .string(filters) }
         switch searcher.kind {
@@ -54,18 +61,14 @@ public struct SearchPlan: Sendable {
             let facets = hits.facets + levels.filter { !hits.facets.contains($0) }
             if !facets.isEmpty { parameters["facets"] = strings(facets) }
             if !disjunctive.isEmpty { parameters["disjunctiveFilters"] = object(disjunctive) }
-            if !state.menus.isEmpty {
-                parameters["hierarchicalFacets"] = .array(state.orderedMenus.map { $0.engineJSON(path: $0.path(in: state.filters)) })
-            }
+            if let menus { parameters["hierarchicalFacets"] = menus }
             if let value = hits.relevancyStrictness { parameters["relevancyStrictness"] = JSON(value) }
             return .hits(index: hits.index, parameters: parameters)
         case .facets(let facets):
             parameters["facetQuery"] = .string(state.query)
             let others = disjunctive.filter { $0.attribute != facets.attribute }
             if !others.isEmpty { parameters["disjunctiveFilters"] = object(others) }
-            if !state.menus.isEmpty {
-                parameters["hierarchicalFacets"] = .array(state.orderedMenus.map { $0.engineJSON(path: $0.path(in: state.filters)) })
-            }
+            if let menus { parameters["hierarchicalFacets"] = menus }
             return .facetValues(index: facets.index, attribute: facets.attribute, parameters: parameters)
         }
     }
