@@ -64,6 +64,7 @@ extension Server {
 
     func importFile(_ request: ImportFileRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let token = request.workDoneToken ?? context.id.json
+        let progressKey = "progress:\(JSONWriter.string(token))"
         context.notify(ProgressNotification(token: token, kind: .begin, title: "Importing into '\(request.index)'", percentage: 0))
         let format = request.format.flatMap { ImportFormat(rawValue: $0.rawValue) }
         let receipt: ImportReceipt
@@ -73,13 +74,13 @@ extension Server {
                     index: request.index, from: request.path, format: format, settings: request.settings,
                     skipInvalid: request.skipInvalid,
                     progress: { progress in
-                        context.notify(ProgressNotification(token: token, progress: progress), coalescingKey: "progress:\(JSONWriter.string(token))")
+                        context.notify(ProgressNotification(token: token, progress: progress), coalescingKey: progressKey)
                     },
                     isCancelled: { context.token.isCancelled })
             }
         } catch {
             context.notify(ProgressNotification(token: token, kind: .end, message: "failed: \(error.message)"))
-            throw context.token.isCancelled ? .cancelled : error
+            throw error  // a cancelled import already arrives as -32800 (EngineError.cancelled)
         }
         context.notify(ProgressNotification(
             token: token, kind: .end, message: "imported \(receipt.imported) records", percentage: 100,

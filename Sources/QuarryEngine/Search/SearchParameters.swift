@@ -31,7 +31,7 @@ public struct SearchParameters: Sendable {
     /// Searchable attributes (paths) to search in; `nil` means all of them.
     public var restrictSearchableAttributes: [String]?
     public var paginationLimitedTo: Int
-    /// Parsed for part 2 (distinct); not applied yet.
+    /// How many hits to keep per `attributeForDistinct` group; 0 keeps all.
     public var distinct: Int
     public var positionEncoding: PositionEncoding
     /// Also put the UTF-8 ranges in each hit (`HitRanges.utf8Key`), for
