@@ -13,7 +13,7 @@ struct Log: Sendable {
     }
 
     func writeRaw(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
@@ -26,7 +26,6 @@ struct Log: Sendable {
                 return
             }
         }
-        bytes.removeAll()
     }
 
     /// A sink for the modules' `log` closures, with the daemon's prefix.
