@@ -103,11 +103,14 @@ extension Engine {
         return SettingsReceipt(taskID: Int64(generation), unsupported: IndexSettings.unsupportedNames(in: json))
     }
 
-    /// Records by objectID, as stored (nil for an unknown objectID). On a
-    /// replica, its primary's records.
-    public func getObjects(_ objectIDs: [String], index name: String) throws(EngineError) -> [JSONObject?] {
-        try resolve(name).index.readers.withSource { (records) throws(EngineError) -> [JSONObject?] in
-            objectIDs.map { records.record(objectID: $0) }
+    /// Records by objectID, as stored (nil for an unknown objectID), with only
+    /// `attributesToRetrieve` when given. On a replica, its primary's records.
+    public func getObjects(_ objectIDs: [String], index name: String, attributesToRetrieve: [String]? = nil)
+        throws(EngineError) -> [JSONObject?]
+    {
+        let retrieve = attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }
+        return try resolve(name).index.readers.withSource { (records) throws(EngineError) -> [JSONObject?] in
+            objectIDs.map { id in records.record(objectID: id).map { Self.retrieve(retrieve, from: $0, objectID: id) } }
         }
     }
 

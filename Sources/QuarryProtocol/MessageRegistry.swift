@@ -4,11 +4,13 @@ public enum MessageRegistry {
     public static let requests: [any RequestType.Type] = [
         AddFacetsSearcherRequest.self,
         AddHitsSearcherRequest.self,
+        BrowseRequest.self,
         ClearFiltersRequest.self,
         ClearObjectsRequest.self,
         CloseSessionRequest.self,
         DeleteIndexRequest.self,
         DeleteObjectsRequest.self,
+        GetObjectsRequest.self,
         GetSettingsRequest.self,
         GetStateRequest.self,
         ImportFileRequest.self,

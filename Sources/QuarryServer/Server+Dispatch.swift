@@ -9,11 +9,13 @@ extension Server {
         switch method {
         case AddFacetsSearcherRequest.method: .request(AddFacetsSearcherRequest.self, .inline, addFacetsSearcher)
         case AddHitsSearcherRequest.method: .request(AddHitsSearcherRequest.self, .inline, addHitsSearcher)
+        case BrowseRequest.method: .request(BrowseRequest.self, .read, browse)
         case ClearFiltersRequest.method: .request(ClearFiltersRequest.self, .inline, clearFilters)
         case ClearObjectsRequest.method: .request(ClearObjectsRequest.self, .write, clearObjects)
         case CloseSessionRequest.method: .request(CloseSessionRequest.self, .inline, closeSession)
         case DeleteIndexRequest.method: .request(DeleteIndexRequest.self, .write, deleteIndex)
         case DeleteObjectsRequest.method: .request(DeleteObjectsRequest.self, .write, deleteObjects)
+        case GetObjectsRequest.method: .request(GetObjectsRequest.self, .read, getObjects)
         case GetSettingsRequest.method: .request(GetSettingsRequest.self, .read, getSettings)
         case GetStateRequest.method: .request(GetStateRequest.self, .inline, getState)
         case ImportFileRequest.method: .request(ImportFileRequest.self, .write, importFile)

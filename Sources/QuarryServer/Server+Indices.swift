@@ -42,6 +42,21 @@ extension Server {
         JSONResponse(.object(try engineCall { () throws(EngineError) in try engine.settings(index: request.index) }))
     }
 
+    func getObjects(_ request: GetObjectsRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
+        let records = try engineCall { () throws(EngineError) in
+            try engine.getObjects(request.objectIDs, index: request.index, attributesToRetrieve: request.attributesToRetrieve)
+        }
+        return JSONResponse(["results": .array(records.map { $0.map(JSON.object) ?? .null })])
+    }
+
+    func browse(_ request: BrowseRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
+        let page = try engineCall { () throws(EngineError) in
+            try engine.browse(index: request.index, parameters: request.parameters, cursor: request.cursor,
+                              hitsPerPage: request.hitsPerPage, attributesToRetrieve: request.attributesToRetrieve)
+        }
+        return JSONResponse(.object(page.json()))
+    }
+
     func listIndices(_ request: ListIndicesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let items = engine.listIndices().map { JSON.object($0.json()) }
         return JSONResponse(["items": .array(items), "nbPages": 1])

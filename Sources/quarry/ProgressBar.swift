@@ -10,8 +10,12 @@ final class ProgressBar {
     private let started = ProgressBar.now()
     private var lastLine = 0.0
     private var drawn = false
+    private let label: String
 
-    init(interactive: Bool) { self.interactive = interactive }
+    init(interactive: Bool, label: String = "import") {
+        self.interactive = interactive
+        self.label = label
+    }
 
     func update(_ value: JSON) {
         let percentage = value["percentage"]?.doubleValue ?? 0
@@ -28,7 +32,7 @@ final class ProgressBar {
             drawn = true
         } else if ProgressBar.now() - lastLine >= 1 || value["kind"]?.stringValue == "end" {
             lastLine = ProgressBar.now()
-            Log.standardError.write("import: \(Int(percentage))%  \(numbers)")
+            Log.standardError.write("\(label): \(Int(percentage))%  \(numbers)")
         }
     }
 

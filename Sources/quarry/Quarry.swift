@@ -6,7 +6,7 @@ struct Quarry: ParsableCommand {
         abstract: "A local search daemon: InstantSearch sessions over JSON-RPC, on an embedded engine.",
         subcommands: [
             ServeCommand.self, ConnectCommand.self, StopCommand.self,
-            ImportCommand.self, SearchCommand.self, SettingsCommand.self,
+            ImportCommand.self, ExportCommand.self, SearchCommand.self, SettingsCommand.self,
             CallCommand.self, WatchCommand.self, FzfCommand.self,
         ])
 }

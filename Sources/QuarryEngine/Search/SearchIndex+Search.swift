@@ -116,7 +116,7 @@ extension SearchIndex {
     }
 
     /// `restrictSearchableAttributes`: re-reads each candidate's tokens keeping only the allowed slots.
-    private func restrict(_ candidates: inout Candidates, segment s: Int, words: [MatchedTerms], to names: [String], dead: Bitset) {
+    func restrict(_ candidates: inout Candidates, segment s: Int, words: [MatchedTerms], to names: [String], dead: Bitset) {
         guard !layout.isDynamic else { return }
         let wanted = Set(names)
         let allowed = Set(layout.names.indices.filter { wanted.contains(layout.names[$0]) })
@@ -136,7 +136,7 @@ extension SearchIndex {
     }
 
     /// `typoTolerance: min` keeps only the fewest-typo candidates; `strict` also those with one more.
-    private func applyTypoMode(_ mode: TypoTolerance, to candidates: inout [Candidates], dead: [Bitset]) {
+    func applyTypoMode(_ mode: TypoTolerance, to candidates: inout [Candidates], dead: [Bitset]) {
         let slack: Int
         switch mode {
         case .min: slack = 0

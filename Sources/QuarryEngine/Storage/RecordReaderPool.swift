@@ -62,7 +62,7 @@ final class RecordReaderPool: Sendable {
 
 /// One read-only connection and its lookup statement.
 final class RecordReader {
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     private let lookup: SQLiteStatement
     private let lookupByObjectID: SQLiteStatement
 
@@ -94,7 +94,7 @@ final class RecordReader {
 /// The `RecordSource` a search sees: one borrowed reader, serialised by a lock
 /// because the protocol is `Sendable` and a search could fan out.
 final class StoreRecordSource: RecordSource, Sendable {
-    private let reader: Locked<RecordReader?>
+    let reader: Locked<RecordReader?>
 
     init(reader: RecordReader) {
         self.reader = Locked(reader)

@@ -10,5 +10,7 @@ extension ClearObjectsRequest: IndexScoped {}
 extension DeleteIndexRequest: IndexScoped {}
 extension SetSettingsRequest: IndexScoped {}
 extension GetSettingsRequest: IndexScoped {}
+extension GetObjectsRequest: IndexScoped {}
+extension BrowseRequest: IndexScoped {}
 extension SearchRequest: IndexScoped {}
 extension ImportFileRequest: IndexScoped {}

@@ -1,0 +1,42 @@
+import QuarryJSON
+
+/// Where a browse stopped, and what it was browsing: the next page needs only
+/// the cursor. Pages follow objectID order, so a cursor is the last objectID
+/// returned; it stays valid across any write, and no record can come twice.
+struct BrowseCursor: Equatable {
+    var index: String
+    var after: String
+    /// The query and filtering parameters the browse started with.
+    var parameters: JSONObject
+    /// The page size and attributes last asked for: later pages keep them unless they ask otherwise.
+    var hitsPerPage: Int
+    var attributesToRetrieve: [String]?
+
+    var encoded: String {
+        var body: JSONObject = ["v": 1, "index": .string(index), "after": .string(after), "params": .object(parameters),
+                                "hitsPerPage": JSON(hitsPerPage)]
+        if let attributesToRetrieve { body["attributesToRetrieve"] = .array(attributesToRetrieve.map { .string($0) }) }
+        return Base64URL.encode(JSONWriter.encode(.object(body)))
+    }
+
+    init(index: String, after: String, parameters: JSONObject, hitsPerPage: Int, attributesToRetrieve: [String]?) {
+        self.index = index
+        self.after = after
+        self.parameters = parameters
+        self.hitsPerPage = hitsPerPage
+        self.attributesToRetrieve = attributesToRetrieve
+    }
+
+    init(decoding text: String, index expected: String) throws(EngineError) {
+        let invalid = EngineError.invalidParameter(name: "cursor", expected: "a cursor returned by a previous browse")
+        guard let bytes = Base64URL.decode(text), case .object(let body)? = try? JSONParser.parse(bytes),
+              body["v"] == 1, let index = body["index"]?.stringValue, let after = body["after"]?.stringValue,
+              let parameters = body["params"]?.objectValue, let hitsPerPage = body["hitsPerPage"]?.intValue
+        else { throw invalid }
+        let attributes = body["attributesToRetrieve"]?.arrayValue?.compactMap(\.stringValue)
+        guard index == expected else {
+            throw .invalidParameter(name: "cursor", expected: "a cursor from a browse of '\(expected)' (this one browses '\(index)')")
+        }
+        self.init(index: index, after: after, parameters: parameters, hitsPerPage: hitsPerPage, attributesToRetrieve: attributes)
+    }
+}

@@ -1,0 +1,74 @@
+import QuarryJSON
+
+extension Engine {
+    /// The largest page `browse` returns, as Algolia's.
+    public static let browseMaxHitsPerPage = 1000
+
+    /// One page of every record matching `parameters` (a query and filtering
+    /// parameters, as `search` takes them), in objectID order, not capped by
+    /// `paginationLimitedTo`. The first call passes the parameters; later calls
+    /// pass only the cursor, which carries them (and the page size and
+    /// attributes, which a later call may change).
+    ///
+    /// A record that exists throughout a browse is returned exactly once; one
+    /// written during it is returned iff its objectID sorts after the cursor
+    /// (in the version current when its page is read); one deleted before its
+    /// page is read is not returned.
+    public func browse(
+        index name: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int? = nil,
+        attributesToRetrieve: [String]? = nil
+    ) throws(EngineError) -> BrowsePage {
+        var browse = BrowseCursor(index: name, after: "", parameters: parameters, hitsPerPage: Self.browseMaxHitsPerPage,
+                                  attributesToRetrieve: nil)
+        var after: String? = nil
+        if let cursor {
+            if let key = parameters.keys.first {
+                throw .invalidParameter(name: key, expected: "absent when 'cursor' is given (the cursor carries the query and filters)")
+            }
+            browse = try BrowseCursor(decoding: cursor, index: name)
+            after = browse.after
+        }
+        if let hitsPerPage { browse.hitsPerPage = hitsPerPage }
+        if let attributesToRetrieve { browse.attributesToRetrieve = attributesToRetrieve }
+        let (index, replica) = try resolve(name)
+        guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
+        let matches: DocumentMatches?
+        let nbHits: Int
+        if Self.matchesEverything(browse.parameters) {
+            matches = nil
+            nbHits = snapshot.index.documentCount
+        } else {
+            let search = try SearchParameters(json: browse.parameters, settings: snapshot.settings)
+            matches = try snapshot.index.matches(search)
+            nbHits = matches?.count ?? 0
+        }
+        let page = try index.readers.withSource { (source) throws(EngineError) in
+            try source.browse(after: after, limit: browse.hitsPerPage, matches: matches)
+        }
+        let retrieve = browse.attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }
+        let hits = page.records.map { entry in Self.retrieve(retrieve, from: entry.record, objectID: entry.objectID) }
+        var next: String? = nil
+        if page.more, let last = page.records.last {
+            browse.after = last.objectID
+            next = browse.encoded
+        }
+        return BrowsePage(hits: hits, cursor: next, nbHits: nbHits)
+    }
+
+    /// No query words and no filtering parameter: the store alone answers.
+    private static func matchesEverything(_ parameters: JSONObject) -> Bool {
+        parameters.allSatisfy { key, value in
+            value.isNull || (key == "query" && value.stringValue?.allSatisfy { $0 == " " } == true)
+        }
+    }
+
+    /// The record with only `names` (nil: all), `objectID` always.
+    static func retrieve(_ names: [String]?, from record: JSONObject, objectID: String) -> JSONObject {
+        guard let names else { return record }
+        var kept: JSONObject = ["objectID": .string(objectID)]
+        for name in names where name != "objectID" {
+            if let value = record[name] { kept[name] = value }
+        }
+        return kept
+    }
+}
