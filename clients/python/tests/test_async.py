@@ -105,3 +105,13 @@ def test_a_dead_daemon_fails_pending_calls(binary, data_dir):
             await client.search("people")
         await client.close()
     asyncio.run(main())
+
+
+def test_get_objects_and_browse(binary, data_dir):
+    async def main():
+        async with AsyncClient.spawn(binary=binary, data_dir=data_dir) as client:
+            records = [{"objectID": f"{n:04d}", "n": n} for n in range(1200)]
+            await client.save_objects("numbers", records)
+            assert [hit async for hit in client.browse_objects("numbers", numeric_filters=["n >= 1100"])] == records[1100:]
+            assert await client.get_objects("numbers", ["0003", "x"]) == [records[3], None]
+    asyncio.run(main())

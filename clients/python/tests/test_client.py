@@ -219,3 +219,23 @@ def test_hit_spans_use_the_negotiated_encoding(client):
         pytest.skip("the daemon returns no _matchRanges (engine-search not merged)")
     start, end = hit.spans("name", client.position_encoding)[0]
     assert hit["name"][start:end] == "Zola"
+
+
+def test_get_objects_and_browse_every_record_past_the_pagination_limit(client):
+    records = [{"objectID": f"{n:05d}", "title": f"record {n}", "even": n % 2 == 0} for n in range(1500)]
+    client.save_objects("many", records)
+    client.set_settings("many", {"attributesForFaceting": ["filterOnly(even)"]})
+    assert client.search("many", "", hits_per_page=1000, page=1).hits == [], "search is capped"
+    assert list(client.browse_objects("many")) == records
+    evens = list(client.browse_objects("many", filters="even:true", hits_per_page=200,
+                                       attributes_to_retrieve=["title"]))
+    assert evens == [{"objectID": r["objectID"], "title": r["title"]} for r in records if r["even"]]
+    page = client.browse("many", hits_per_page=10)
+    assert (len(page.hits), page.nb_hits, page.cursor is not None) == (10, 1500, True)
+    assert client.browse("many", page.cursor).hits[0]["objectID"] == "00010"
+
+    assert client.get_objects("many", ["00007", "absent"]) == [records[7], None]
+    assert client.get_objects("many", ["00001"], attributes_to_retrieve=["even"]) == [{"objectID": "00001", "even": False}]
+    with pytest.raises(quarry.InvalidParams) as caught:
+        client.browse("many", hits_per_page=5000)
+    assert caught.value.parameter == "hitsPerPage"

@@ -17,13 +17,13 @@ from .session import Session
 from .session_async import AsyncSession
 from .session_calls import (ResultsUpdate, StateChanged, facet_filter, facets_searcher, group, hits_searcher,
                             numeric_filter, range_filter, tag_filter)
-from .types import (FacetHit, FacetSearchResponse, Hit, ImportResult, IndexInfo, Progress, SearchResponse,
+from .types import (BrowsePage, FacetHit, FacetSearchResponse, Hit, ImportResult, IndexInfo, Progress, SearchResponse,
                     ServerInfo, SettingsResult, WriteResult, str_spans)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AsyncClient", "AsyncSession", "CannotConnect", "Client", "ConnectionLost", "ContentModified", "FacetHit",
+    "AsyncClient", "AsyncSession", "BrowsePage", "CannotConnect", "Client", "ConnectionLost", "ContentModified", "FacetHit",
     "FacetSearchResponse", "Hit", "ImportResult", "IndexInfo", "InternalError", "InvalidParams", "InvalidRequest",
     "MethodNotFound", "ParseError", "Progress", "QuarryError", "RequestCancelled", "ResultsUpdate", "RpcError",
     "SearchResponse", "ServerInfo", "ServerNotInitialized", "Session", "SettingsResult", "StateChanged",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
-from typing import Any, Awaitable, Callable, Generator, Generic, Iterable, Mapping, Optional, Sequence, TypeVar
+from typing import Any, AsyncIterator, Awaitable, Callable, Generator, Generic, Iterable, Mapping, Optional, Sequence, TypeVar
 
 from . import calls, rpc, session_calls
 from .calls import Call
@@ -13,7 +13,7 @@ from .daemon import connect_or_start, default_socket_path, open_socket, spawn_co
 from .errors import CannotConnect, ConnectionLost, QuarryError, rpc_error
 from .framing import Decoder, encode
 from .session_async import AsyncSession
-from .types import (FacetSearchResponse, ImportResult, IndexInfo, Progress, SearchResponse, ServerInfo,
+from .types import (BrowsePage, FacetSearchResponse, ImportResult, IndexInfo, Progress, SearchResponse, ServerInfo,
                     SettingsResult, WriteResult)
 
 T = TypeVar("T")
@@ -188,6 +188,25 @@ class AsyncClient:
 
     async def list_indices(self) -> list[IndexInfo]:
         return await self.run(calls.list_indices())
+
+    async def get_objects(self, index: str, object_ids: Iterable[str], *,
+                          attributes_to_retrieve: Optional[Iterable[str]] = None) -> list[Optional[dict[str, Any]]]:
+        """Records by objectID, in the order asked; ``None`` for an id with no record."""
+        return await self.run(calls.get_objects(index, object_ids, attributes_to_retrieve))
+
+    async def browse(self, index: str, cursor: Optional[str] = None, **params: Any) -> BrowsePage:
+        """One page of every record matching ``query``/``filters`` (not capped by ``paginationLimitedTo``)."""
+        return await self.run(calls.browse(index, cursor, params))
+
+    async def browse_objects(self, index: str, **params: Any) -> AsyncIterator[dict[str, Any]]:
+        """Every matching record, in objectID order, fetched a page at a time as the iteration needs them."""
+        page = await self.browse(index, **params)
+        while True:
+            for hit in page.hits:
+                yield hit
+            if page.cursor is None:
+                return
+            page = await self.browse(index, page.cursor)
 
     async def get_settings(self, index: str) -> dict[str, Any]:
         return await self.run(calls.get_settings(index))

@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, Mapping, Optional, TypeVar
 
-from .types import (FacetSearchResponse, ImportResult, IndexInfo, SearchResponse, SettingsResult, WriteResult)
+from .types import (BrowsePage, FacetSearchResponse, ImportResult, IndexInfo, SearchResponse, SettingsResult, WriteResult)
 
 T = TypeVar("T")
 
@@ -58,6 +58,23 @@ def delete_index(index: str) -> Call[WriteResult]:
 
 def list_indices() -> Call[list[IndexInfo]]:
     return Call("listIndices", {}, lambda result: [IndexInfo.from_json(item) for item in result.get("items") or []])
+
+
+def get_objects(index: str, object_ids: Iterable[str],
+                attributes_to_retrieve: Optional[Iterable[str]] = None) -> Call[list[Optional[dict[str, Any]]]]:
+    params: dict[str, Any] = {"index": index, "objectIDs": list(object_ids)}
+    if attributes_to_retrieve is not None:
+        params["attributesToRetrieve"] = list(attributes_to_retrieve)
+    return Call("getObjects", params, lambda result: list(result.get("results") or []))
+
+
+def browse(index: str, cursor: Optional[str], params: Mapping[str, Any]) -> Call[BrowsePage]:
+    """The first page takes the query and filters in ``params``; later ones only the cursor
+    (and optionally ``hitsPerPage`` or ``attributesToRetrieve``)."""
+    body: dict[str, Any] = {"index": index, **search_params(params)}
+    if cursor is not None:
+        body["cursor"] = cursor
+    return Call("browse", body, BrowsePage.from_json)
 
 
 def get_settings(index: str) -> Call[dict[str, Any]]:

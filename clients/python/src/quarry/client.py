@@ -7,7 +7,7 @@ import os
 import queue
 import threading
 from functools import partial
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence, TypeVar
 
 from . import calls, rpc, session_calls
 from .calls import Call
@@ -16,7 +16,7 @@ from .errors import CannotConnect, ConnectionLost, QuarryError, rpc_error
 from .framing import Decoder, encode
 from .session import Session
 from .streams import PipeStream, SocketStream
-from .types import (FacetSearchResponse, ImportResult, IndexInfo, Progress, SearchResponse, ServerInfo,
+from .types import (BrowsePage, FacetSearchResponse, ImportResult, IndexInfo, Progress, SearchResponse, ServerInfo,
                     SettingsResult, WriteResult)
 
 T = TypeVar("T")
@@ -165,6 +165,24 @@ class Client:
 
     def list_indices(self) -> list[IndexInfo]:
         return self.run(calls.list_indices())
+
+    def get_objects(self, index: str, object_ids: Iterable[str], *,
+                    attributes_to_retrieve: Optional[Iterable[str]] = None) -> list[Optional[dict[str, Any]]]:
+        """Records by objectID, in the order asked; ``None`` for an id with no record."""
+        return self.run(calls.get_objects(index, object_ids, attributes_to_retrieve))
+
+    def browse(self, index: str, cursor: Optional[str] = None, **params: Any) -> BrowsePage:
+        """One page of every record matching ``query``/``filters`` (not capped by ``paginationLimitedTo``)."""
+        return self.run(calls.browse(index, cursor, params))
+
+    def browse_objects(self, index: str, **params: Any) -> Iterator[dict[str, Any]]:
+        """Every matching record, in objectID order, fetched a page at a time as the iteration needs them."""
+        page = self.browse(index, **params)
+        while True:
+            yield from page.hits
+            if page.cursor is None:
+                return
+            page = self.browse(index, page.cursor)
 
     def get_settings(self, index: str) -> dict[str, Any]:
         return self.run(calls.get_settings(index))

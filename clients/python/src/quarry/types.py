@@ -215,3 +215,20 @@ class IndexInfo:
         return cls(str(item.get("name", "")), _int(item.get("entries")), _int(item.get("dataSize")),
                    _int(item.get("fileSize")), str(item.get("createdAt", "")), str(item.get("updatedAt", "")),
                    _str_list(item.get("replicas")))
+
+
+@dataclass(frozen=True)
+class BrowsePage:
+    """One page of ``browse``: records in objectID order, and where the next page starts."""
+
+    hits: List[JSONObject]
+    nb_hits: int
+    #: ``None`` on the last page.
+    cursor: Optional[str]
+    raw: JSONObject = field(repr=False)
+
+    @classmethod
+    def from_json(cls, result: JSONObject) -> "BrowsePage":
+        hits = [hit for hit in result.get("hits") or [] if isinstance(hit, dict)]
+        cursor = result.get("cursor")
+        return cls(hits, _int(result.get("nbHits")), cursor if isinstance(cursor, str) else None, result)
