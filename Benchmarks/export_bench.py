@@ -70,6 +70,7 @@ def percentile(values, p):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=1_000_000)
+    parser.add_argument("--settle", type=float, default=10, help="seconds to wait after the import")
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "quarry"))
     args = parser.parse_args()
 
@@ -96,6 +97,9 @@ def main():
             took = time.monotonic() - started
             print(f"import: {took:.1f} s, {args.count / took:,.0f} records/s (quarry import, for reference)")
 
+            # The derived index file is saved a second after the last write; let that finish first so
+            # the samples below are the export's alone.
+            time.sleep(args.settle)
             out = os.path.join(tmp, "export.ndjson")
             before = rss_mib(daemon.pid)
             cli = {}

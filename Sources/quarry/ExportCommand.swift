@@ -10,7 +10,8 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write every record of an index (optionally filtered) as NDJSON or a JSON array.",
         discussion: """
             Pages through the index with `browse`, so the output is not capped by paginationLimitedTo and \
-            memory stays flat. `quarry import` of the output (with --settings) recreates the index.
+            memory stays flat. `quarry import` of the output (with --settings) recreates the index. The \
+            settings name the index's replicas; to import a copy beside the original, remove `replicas` from them.
             """)
 
     @Argument(help: "The index to export.") var index: String
