@@ -17,6 +17,13 @@ final class IncomingMessageTests: XCTestCase {
         XCTAssertEqual(try classify(#"{"jsonrpc":"2.0","id":3,"result":null}"#), .response(id: .number(3)))
     }
 
+    func testNullParamsAreAbsent() throws {
+        XCTAssertEqual(try classify(#"{"jsonrpc":"2.0","method":"shutdown","params":null,"id":2}"#),
+                       .request(id: .number(2), method: "shutdown", params: nil))
+        XCTAssertEqual(try classify(#"{"jsonrpc":"2.0","method":"exit","params":null}"#),
+                       .notification(method: "exit", params: nil))
+    }
+
     func testInvalidMessagesKeepTheirIdWhenItIsValid() throws {
         let cases: [(String, RequestID?, String)] = [
             (#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#, nil, "invalid request: 'method' must be a string, got number"),

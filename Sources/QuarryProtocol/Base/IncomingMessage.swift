@@ -37,7 +37,9 @@ public enum IncomingMessage: Sendable, Equatable {
             self = .invalid(id: id, error: .invalidRequest("invalid request: 'method' must be a string, got \(methodValue.kindName)"))
             return
         }
-        let params = object["params"]
+        // `null` is absent: pygls sends it for `shutdown` and `exit`, as LSP servers accept.
+        var params = object["params"]
+        if params?.isNull == true { params = Optional<JSON>.none }
         if let params {
             switch params {
             case .object, .array: break
