@@ -5,6 +5,11 @@ import QuarryJSON
 /// keys set on it, over the primary's) and its own search index, updated in
 /// the same transaction as the primary, so both always show one generation.
 extension Engine {
+    /// The primary whose records `name` shows, when `name` is a replica.
+    public func primary(ofReplica name: String) -> String? {
+        state.withLock { $0.replicaOf[name] }
+    }
+
     static func declaresReplicas(_ json: JSONObject) -> Bool {
         json["replicas"] != nil || json["slaves"] != nil
     }

@@ -4,13 +4,14 @@ extension Server {
     /// The one dispatch switch: every method, its handler, and where it runs
     /// (see `Execution`). Adding a method: its type in QuarryProtocol, its entry
     /// in `MessageRegistry`, a case here, a page in `protocol/`. Session changes
-    /// run inline: they wait only for their session's queue, never for a search.
+    /// run inline (`session`): they wait only for their session's queue and the
+    /// connection's own writes in flight, never for a search.
     func route(for method: String) -> Route? {
         switch method {
-        case AddFacetsSearcherRequest.method: .request(AddFacetsSearcherRequest.self, .inline, addFacetsSearcher)
-        case AddHitsSearcherRequest.method: .request(AddHitsSearcherRequest.self, .inline, addHitsSearcher)
+        case AddFacetsSearcherRequest.method: .request(AddFacetsSearcherRequest.self, .session, addFacetsSearcher)
+        case AddHitsSearcherRequest.method: .request(AddHitsSearcherRequest.self, .session, addHitsSearcher)
         case BrowseRequest.method: .request(BrowseRequest.self, .read, browse)
-        case ClearFiltersRequest.method: .request(ClearFiltersRequest.self, .inline, clearFilters)
+        case ClearFiltersRequest.method: .request(ClearFiltersRequest.self, .session, clearFilters)
         case ClearObjectsRequest.method: .request(ClearObjectsRequest.self, .write, clearObjects)
         case CloseSessionRequest.method: .request(CloseSessionRequest.self, .inline, closeSession)
         case DeleteIndexRequest.method: .request(DeleteIndexRequest.self, .write, deleteIndex)
@@ -23,21 +24,21 @@ extension Server {
         case ListIndicesRequest.method: .request(ListIndicesRequest.self, .read, listIndices)
         case ListSessionsRequest.method: .request(ListSessionsRequest.self, .inline, listSessions)
         case LoadPageRequest.method: .request(LoadPageRequest.self, .read, loadPage)
-        case OpenSessionRequest.method: .request(OpenSessionRequest.self, .inline, openSession)
+        case OpenSessionRequest.method: .request(OpenSessionRequest.self, .session, openSession)
         case PartialUpdateObjectsRequest.method: .request(PartialUpdateObjectsRequest.self, .write, partialUpdateObjects)
-        case RemoveSearcherRequest.method: .request(RemoveSearcherRequest.self, .inline, removeSearcher)
+        case RemoveSearcherRequest.method: .request(RemoveSearcherRequest.self, .session, removeSearcher)
         case SaveObjectsRequest.method: .request(SaveObjectsRequest.self, .write, saveObjects)
         case SearchRequest.method: .request(SearchRequest.self, .read, search)
         case SearchForFacetValuesRequest.method: .request(SearchForFacetValuesRequest.self, .read, searchForFacetValues)
-        case SetFiltersRequest.method: .request(SetFiltersRequest.self, .inline, setFilters)
-        case SetHierarchicalFilterRequest.method: .request(SetHierarchicalFilterRequest.self, .inline, setHierarchicalFilter)
-        case SetIndexRequest.method: .request(SetIndexRequest.self, .inline, setIndex)
-        case SetQueryRequest.method: .request(SetQueryRequest.self, .inline, setQuery)
+        case SetFiltersRequest.method: .request(SetFiltersRequest.self, .session, setFilters)
+        case SetHierarchicalFilterRequest.method: .request(SetHierarchicalFilterRequest.self, .session, setHierarchicalFilter)
+        case SetIndexRequest.method: .request(SetIndexRequest.self, .session, setIndex)
+        case SetQueryRequest.method: .request(SetQueryRequest.self, .session, setQuery)
         case SetSettingsRequest.method: .request(SetSettingsRequest.self, .write, setSettings)
         case ShutdownRequest.method: .request(ShutdownRequest.self, .inline, shutdown)
         case StopServerRequest.method: .request(StopServerRequest.self, .inline, stopServer)
-        case ToggleFilterRequest.method: .request(ToggleFilterRequest.self, .inline, toggleFilter)
-        case ToggleRelevantSortRequest.method: .request(ToggleRelevantSortRequest.self, .inline, toggleRelevantSort)
+        case ToggleFilterRequest.method: .request(ToggleFilterRequest.self, .session, toggleFilter)
+        case ToggleRelevantSortRequest.method: .request(ToggleRelevantSortRequest.self, .session, toggleRelevantSort)
         default: nil
         }
     }

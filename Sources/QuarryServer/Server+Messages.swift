@@ -84,10 +84,34 @@ extension Server {
             }
         }
         switch route.execution {
-        case .inline: run()
-        case .read: readPool.submit(key: connection.id.rawValue, run)
-        case .write: writeQueues.submit(key: job.orderingKey, run)
+        case .inline:
+            run()
+        case .session:
+            guard !connection.writes.isEmpty else { return run() }
+            // Hold the connection's later messages too: a session change is answered before they are looked at.
+            connection.queue.suspend()
+            connection.writes.after(nil) {
+                run()
+                connection.queue.resume()
+            }
+        case .read:
+            let pool = readPool
+            connection.writes.after(readScope(job.orderingKey)) { pool.submit(key: connection.id.rawValue, run) }
+        case .write:
+            let sequence = connection.writes.begin(job.orderingKey ?? "")
+            writeQueues.submit(key: job.orderingKey) {
+                run()
+                connection.writes.end(sequence)
+            }
         }
+    }
+
+    /// The write keys a read of `index` depends on: the index, and its primary
+    /// when it is a replica (whose records are the primary's). nil: every index.
+    private func readScope(_ index: String?) -> Set<String>? {
+        guard let index else { return nil }
+        guard let primary = engine.primary(ofReplica: index) else { return [index] }
+        return [index, primary]
     }
 
     private func handleNotification(_ method: String, params: JSON?, on connection: ServerConnection) {

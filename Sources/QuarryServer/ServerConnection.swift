@@ -21,6 +21,8 @@ final class ServerConnection: Sendable {
     /// Entered for every request until its reply is sent, so end of input can
     /// wait for the replies still owed.
     let pending = DispatchGroup()
+    /// Writes this connection sent that have not finished: what it sends next waits for them.
+    let writes = PendingWrites()
     let state = Locked(State())
 
     init(id: ConnectionID, kind: ConnectionKind) {

@@ -5,12 +5,17 @@ import QuarrySync
 ///
 /// - `inline`: cheap and order-sensitive (lifecycle): on the connection's own
 ///   serial queue, so it is handled before the next message of that connection.
+/// - `session`: a session change, inline too, but once the connection's writes
+///   in flight have finished, so the searches it starts see them (the
+///   connection's later messages wait with it).
 /// - `read`: searches, on a pool capped at cores − 1 so the loop thread keeps a
-///   core (NOTES-swift-libuv.md measured its p99 rising otherwise).
+///   core (NOTES-swift-libuv.md measured its p99 rising otherwise), each after
+///   the connection's writes in flight to the index it reads.
 /// - `write`: index writes and imports, one at a time per index in arrival
 ///   order, off the read pool so a long import never delays searches.
 enum Execution {
     case inline
+    case session
     case read
     case write
 }
