@@ -36,7 +36,7 @@ let package = Package(
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         .executableTarget(name: "quarry", dependencies: [
-            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol", "QuarryClient",
+            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol", "QuarryClient", "QuarrySync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

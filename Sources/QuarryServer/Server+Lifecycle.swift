@@ -14,7 +14,7 @@ extension Server {
         return InitializeRequest.Response(
             serverName: configuration.serverName, serverVersion: configuration.serverVersion,
             protocolVersion: configuration.protocolVersion, positionEncoding: encoding,
-            methods: MessageRegistry.requestMethods)
+            methods: MessageRegistry.requestMethods, daemon: configuration.daemon)
     }
 
     func shutdown(_ request: ShutdownRequest, _ context: RequestContext) throws(ResponseError) -> VoidResponse {

@@ -1,3 +1,4 @@
+import QuarryProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     public var sessionGracePeriod: Double = 300
     /// Searches at once: cores − 1 keeps a core for the loop thread.
     public var searchConcurrency = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
+    /// Reported in `initialize` (nil: not reported).
+    public var daemon: DaemonInfo? = nil
 
     public init() {}
 }

@@ -34,7 +34,9 @@ public enum Forwarder {
         return ok ? 0 : 1
     }
 
-    private static func connect(
+    /// A connected socket to `path`; when nothing answers there and `startDaemon`
+    /// is given, calls it and retries for a few seconds.
+    public static func connect(
         _ path: String, startDaemon: (() throws -> Void)?, log: @Sendable (String) -> Void
     ) throws -> Int32 {
         let length = path.utf8.count

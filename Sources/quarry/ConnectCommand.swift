@@ -11,11 +11,13 @@ struct ConnectCommand: ParsableCommand {
     @Option(help: "The daemon's socket (default: $QUARRY_SOCK, else $XDG_RUNTIME_DIR/quarry/quarry.sock).")
     var socket: String?
 
-    @Option(help: "The data directory for a daemon this command starts.")
+    @Option(help: "Join the daemon that owns this data directory (at <dir>/quarry.sock), starting one if none does.")
     var dataDir: String?
 
     func run() throws {
-        let path = Locations.socketPath(socket)
+        let path = socket == nil && dataDir != nil
+            ? Locations.ownerSocketPath(dataDirectory: absolutePath(dataDir ?? ""))
+            : Locations.socketPath(socket)
         let starter = DaemonStarter(socketPath: path, dataDirectory: dataDir)
         let code = try Forwarder.run(socketPath: path, startDaemon: { try starter.start() }, log: Log.standardError.function)
         throw ExitCode(code)
@@ -30,7 +32,7 @@ struct DaemonStarter {
     var idleTimeout = 600
 
     func start() throws {
-        let directory = dataDirectory ?? Locations.defaultDataDirectory
+        let directory = absolutePath(dataDirectory ?? Locations.defaultDataDirectory)
         Locations.ensureDirectory(directory)
         try DaemonLauncher.start(
             socketPath: socketPath,

@@ -8,11 +8,17 @@ struct DaemonOptions: ParsableArguments {
     @Option(help: "The daemon's socket (default: $QUARRY_SOCK, else $XDG_RUNTIME_DIR/quarry/quarry.sock).")
     var socket: String?
 
-    @Option(help: "The data directory for a daemon this command starts.")
+    @Option(help: "Use the daemon that owns this data directory (at <dir>/quarry.sock), starting one if none does.")
     var dataDir: String?
 
+    /// The socket these options name: --socket, else the owner of --data-dir, else the default.
+    var socketPath: String {
+        if socket == nil, let dataDir { return Locations.ownerSocketPath(dataDirectory: absolutePath(dataDir)) }
+        return Locations.socketPath(socket)
+    }
+
     func connect(clientName: String, positionEncodings: [String] = ["utf-8"]) throws -> DaemonConnection {
-        let path = Locations.socketPath(socket)
+        let path = socketPath
         let connection: DaemonConnection
         do {
             connection = try DaemonConnection(socketPath: path)

@@ -34,6 +34,25 @@ enum Locations {
         return resolved.path
     }
 
+    /// Where the daemon that owns `dataDirectory` always listens, whatever mode
+    /// it runs in, so a later `quarry serve` on that directory can find it:
+    /// `<dir>/quarry.sock`, or under the default socket's directory, named by a
+    /// hash of the path, when that would be too long for a socket address.
+    static func ownerSocketPath(dataDirectory: String) -> String {
+        let inside = dataDirectory + "/quarry.sock"
+        if inside.utf8.count <= maxSocketPathBytes { return inside }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike Hasher
+        for byte in dataDirectory.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let runtime = SocketPath.default(environment: environment.filter { $0.key != "QUARRY_SOCK" }).path
+        let directory = runtime.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return directory + "/data-" + String(hash, radix: 16) + ".sock"
+    }
+
+    /// A `sun_path` holds 108 bytes with the terminating NUL.
+    static let maxSocketPathBytes = 107
+
     static func ensureDirectory(_ path: String) {
         var current = ""
         for component in path.split(separator: "/") {

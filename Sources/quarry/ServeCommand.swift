@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import QuarryEngine
+import QuarryProtocol
 import QuarryServer
 import QuarryTransport
 
@@ -15,6 +16,9 @@ struct ServeCommand: ParsableCommand {
             --daemon serves many clients on the default socket ($QUARRY_SOCK, else
             $XDG_RUNTIME_DIR/quarry/quarry.sock); --socket PATH on PATH. --listen PATH
             keeps stdio and also accepts socket clients, so a script can join the editor's session.
+            Whatever the mode, the daemon also listens on its data directory's socket (<dir>/quarry.sock);
+            a later plain `quarry serve` on the same directory forwards its stdio to it, so any number of
+            editors share one daemon, its indices and its sessions.
             """)
 
     @Flag(help: "Serve on the default Unix socket instead of stdio.")
@@ -48,11 +52,21 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let log = Log.standardError.function
-        let directory = dataDir ?? Locations.defaultDataDirectory
+        let directory = absolutePath(dataDir ?? Locations.defaultDataDirectory)
         Locations.ensureDirectory(directory)
+        let ownerSocket = Locations.ownerSocketPath(dataDirectory: directory)
         let engine: Engine
         do {
             engine = try Engine(directory: directory, log: log)
+        } catch .directoryLocked {
+            // Another process owns the directory: an editor on stdio joins it instead (as gopls -remote=auto).
+            guard servesStdioOnly else {
+                Log.standardError.write("quarry: another quarry daemon owns \(directory); it listens on \(ownerSocket)")
+                throw ExitCode(2)
+            }
+            let starter = DaemonStarter(socketPath: ownerSocket, dataDirectory: directory)
+            let relay = SpawnerRelay(socketPath: ownerSocket, dataDirectory: directory, startOwner: { try starter.start() }, log: log)
+            throw ExitCode(relay.run())
         } catch {
             Log.standardError.write("quarry: \(error)")
             throw ExitCode(2)
@@ -61,29 +75,51 @@ struct ServeCommand: ParsableCommand {
         var transportConfiguration = TransportConfiguration()
         transportConfiguration.maxMessageSize = maxMessageSize
         let transport = Transport(configuration: transportConfiguration, log: log)
-        var serverConfiguration = ServerConfiguration()
-        serverConfiguration.idleTimeout = idleTimeout
-        serverConfiguration.maxMessageSize = maxMessageSize
-        serverConfiguration.sessionGracePeriod = sessionGrace
-        let server = Server(configuration: serverConfiguration, engine: engine, sink: transport, log: log)
-
-        let socketPath = daemon ? Locations.socketPath(nil) : (socket ?? listen)
+        var sockets: [String] = []
+        let requested = daemon ? Locations.socketPath(nil) : (socket ?? listen)
         do {
-            if socketPath == nil || listen != nil { try transport.attachStdio() }
-            if let socketPath {
+            if requested == nil || listen != nil { try transport.attachStdio() }
+            if let requested {
                 // A path the user chose may sit in a shared directory (/tmp); the
                 // default one must be private to this user.
                 let chosen = socket != nil || listen != nil || Locations.environment["QUARRY_SOCK"] != nil
-                try transport.listen(on: SocketListenerOptions(path: socketPath, requirePrivateDirectory: !chosen))
-                log("listening on \(socketPath) (data: \(directory))")
+                try transport.listen(on: SocketListenerOptions(path: requested, requirePrivateDirectory: !chosen))
+                sockets.append(requested)
             }
         } catch {
             Log.standardError.write("quarry: \(error)")
             throw ExitCode(2)
         }
+        // Whatever the mode, the owner is reachable where later spawners of this directory look.
+        if ownerSocket != requested {
+            do {
+                let inDataDirectory = ownerSocket.hasPrefix(directory + "/")
+                try transport.listen(on: SocketListenerOptions(path: ownerSocket, requirePrivateDirectory: !inDataDirectory))
+                sockets.append(ownerSocket)
+            } catch {
+                log("warning: cannot listen on \(ownerSocket) (\(error)); another `quarry serve` on \(directory) cannot join this one")
+            }
+        }
+        // An editor's daemon on the default data directory also answers `quarry connect` and the other clients.
+        let defaultSocket = Locations.socketPath(nil)
+        if requested == nil, dataDir == nil, !sockets.contains(defaultSocket),
+           (try? transport.listen(on: SocketListenerOptions(path: defaultSocket))) != nil {
+            sockets.append(defaultSocket)
+        }
+        log("serving \(directory)\(sockets.isEmpty ? "" : " on " + sockets.joined(separator: ", "))")
+
+        var serverConfiguration = ServerConfiguration()
+        serverConfiguration.idleTimeout = idleTimeout
+        serverConfiguration.maxMessageSize = maxMessageSize
+        serverConfiguration.sessionGracePeriod = sessionGrace
+        serverConfiguration.daemon = DaemonInfo(pid: Int(getpid()), sockets: sockets, dataDirectory: directory)
+        let server = Server(configuration: serverConfiguration, engine: engine, sink: transport, log: log)
         server.started()
         transport.run(delegate: ServerTransportDelegate(server: server))
         engine.close()
         throw ExitCode(server.exitCode)
     }
+
+    /// Plain `quarry serve`: one client on stdin/stdout.
+    private var servesStdioOnly: Bool { !daemon && socket == nil && listen == nil }
 }

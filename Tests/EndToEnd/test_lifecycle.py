@@ -104,8 +104,9 @@ def test_second_daemon_on_the_same_socket_is_refused(daemon, data_dir, short_tmp
 def test_second_daemon_on_the_same_data_directory_is_refused(daemon, data_dir, short_tmp):
     second = subprocess.run([quarry_binary(), "serve", "--socket", os.path.join(short_tmp, "b.sock"),
                              "--data-dir", data_dir], capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
-    assert second.returncode != 0
-    assert b"quarry connect" in second.stderr
+    assert second.returncode == 2
+    assert b"another quarry daemon owns" in second.stderr
+    assert os.path.join(data_dir, "quarry.sock").encode() in second.stderr, "names where the owner listens"
 
 
 def test_stale_socket_file_is_replaced(short_tmp, data_dir):

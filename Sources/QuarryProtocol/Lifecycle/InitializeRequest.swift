@@ -45,17 +45,21 @@ public struct InitializeRequest: RequestType {
         public var protocolVersion: String
         public var positionEncoding: String
         public var methods: [String]
+        /// Which daemon answered: several spawners of one data directory share its owner.
+        public var daemon: DaemonInfo?
 
-        public init(serverName: String, serverVersion: String, protocolVersion: String, positionEncoding: String, methods: [String]) {
+        public init(serverName: String, serverVersion: String, protocolVersion: String, positionEncoding: String, methods: [String],
+                    daemon: DaemonInfo? = nil) {
             self.serverName = serverName
             self.serverVersion = serverVersion
             self.protocolVersion = protocolVersion
             self.positionEncoding = positionEncoding
             self.methods = methods
+            self.daemon = daemon
         }
 
         public var json: JSON {
-            [
+            var result: JSONObject = [
                 "serverInfo": ["name": .string(serverName), "version": .string(serverVersion)],
                 "protocolVersion": .string(protocolVersion),
                 "capabilities": [
@@ -65,6 +69,8 @@ public struct InitializeRequest: RequestType {
                     "cancellation": true,
                 ],
             ]
+            if let daemon { result["daemon"] = daemon.json }
+            return .object(result)
         }
     }
 }

@@ -2,6 +2,7 @@
 progress, errors as exceptions, and opening/closing on pipes and sockets."""
 import json
 import os
+import subprocess
 import threading
 
 import pytest
@@ -150,6 +151,22 @@ def test_closing_a_spawned_client_ends_its_daemon_cleanly(binary, data_dir):
     client.close()
     assert process.returncode == 0
     client.close()  # twice is harmless
+
+
+def test_spawning_twice_on_one_data_directory_shares_one_daemon(binary, data_dir, people):
+    first = Client.spawn(binary=binary, data_dir=data_dir)
+    second = Client.spawn(binary=binary, data_dir=data_dir)
+    try:
+        assert first.server_info.raw["daemon"] == second.server_info.raw["daemon"], "the second forwards to the first"
+        first.save_objects("people", people)
+        assert second.search("people", "clooney").nb_hits == 2
+        processes = [first._stream.process, second._stream.process]
+    finally:
+        first.close()   # the owner goes first: the second moves to a new daemon and still shuts down cleanly
+        second.close()
+    assert [process.returncode for process in processes] == [0, 0]
+    subprocess.run([binary, "stop", "--socket", os.path.join(data_dir, "quarry.sock")], capture_output=True,
+                   timeout=20)
 
 
 def test_a_call_after_the_daemon_died_raises_connection_lost(binary, data_dir):
