@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Request→reply round trip of the daemon, release build: 10,000 sequential
-small requests (`listIndices` on an empty data directory) over stdio and over
-the Unix socket, in both framings. Prints p50/p99/max per transport.
+small requests (`listIndices` on an empty data directory) over stdio, over
+the Unix socket, and through a second `quarry serve` that relays its stdio to
+the owner's socket, in both framings. Prints p50/p99/max per transport.
 
     swift build -c release --product quarry
     python3 Benchmarks/rpc_roundtrip.py [--binary .build/release/quarry] [--count 10000]
@@ -50,6 +51,21 @@ class Channel:
             self.buffer += chunk
 
 
+def connect(path, timeout=10):
+    """The daemon's socket, once it accepts (the file appears just before `listen`)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        sock = socket.socket(socket.AF_UNIX)
+        try:
+            sock.connect(path)
+            return sock
+        except OSError:
+            sock.close()
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def measure(channel, count):
     channel.roundtrip(b'{"jsonrpc":"2.0","id":0,"method":"initialize"}')
     for i in range(200):  # warm-up
@@ -95,13 +111,31 @@ def main():
             path = os.path.join(tmp, f"{framing}.sock")
             process = subprocess.Popen([args.binary, "serve", "--socket", path, "--data-dir", data],
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            while not os.path.exists(path):
-                time.sleep(0.01)
-            sock = socket.socket(socket.AF_UNIX)
-            sock.connect(path)
+            sock = connect(path)
             channel = Channel(sock.sendall, lambda: sock.recv(65536), framing)
             report(f"socket {framing}", measure(channel, args.count))
             sock.close()
+
+            # A second `quarry serve` on the owner's data directory relays its stdio to the owner's socket:
+            # the difference from "socket" is what the relay adds.
+            relay = subprocess.Popen([args.binary, "serve", "--data-dir", data],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            out = relay.stdout.fileno()
+            channel = Channel(lambda b: (relay.stdin.write(b), relay.stdin.flush()),
+                              lambda: os.read(out, 65536), framing)
+            report(f"relay {framing}", measure(channel, args.count))
+            relay.kill()
+            relay.wait()
+
+            # `quarry connect`, the plain byte-for-byte forwarder, for comparison.
+            forwarder = subprocess.Popen([args.binary, "connect", "--socket", path],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            out = forwarder.stdout.fileno()
+            channel = Channel(lambda b: (forwarder.stdin.write(b), forwarder.stdin.flush()),
+                              lambda: os.read(out, 65536), framing)
+            report(f"connect {framing}", measure(channel, args.count))
+            forwarder.kill()
+            forwarder.wait()
             process.terminate()
             process.wait()
 
