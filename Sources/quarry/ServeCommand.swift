@@ -101,10 +101,12 @@ struct ServeCommand: ParsableCommand {
             }
         }
         // An editor's daemon on the default data directory also answers `quarry connect` and the other clients.
-        let defaultSocket = Locations.socketPath(nil)
-        if requested == nil, dataDir == nil, !sockets.contains(defaultSocket),
-           (try? transport.listen(on: SocketListenerOptions(path: defaultSocket))) != nil {
-            sockets.append(defaultSocket)
+        if requested == nil, dataDir == nil {
+            let defaultSocket = Locations.socketPath(nil)
+            if !sockets.contains(defaultSocket),
+               (try? transport.listen(on: SocketListenerOptions(path: defaultSocket))) != nil {
+                sockets.append(defaultSocket)
+            }
         }
         log("serving \(directory)\(sockets.isEmpty ? "" : " on " + sockets.joined(separator: ", "))")
 
