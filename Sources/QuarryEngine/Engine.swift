@@ -125,19 +125,19 @@ public final class Engine: Sendable {
     /// they can already show that commit (a record it deleted reads as nil).
     public func search(
         index name: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16,
-        alsoUTF8Ranges: Bool = false
+        alsoOtherRanges: Bool = false
     ) throws(EngineError) -> JSON {
         let (index, replica) = try resolve(name)
         guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
         var parameters = try SearchParameters(json: parameters, settings: snapshot.settings, positionEncoding: positionEncoding)
-        parameters.alsoUTF8Ranges = alsoUTF8Ranges
+        parameters.alsoOtherRanges = alsoOtherRanges
         return try index.readers.withSource { (records) throws(EngineError) -> JSON in
             try snapshot.index.search(parameters, records: records).json()
         }
     }
 
-    /// The hit member that holds UTF-8 match ranges when `alsoUTF8Ranges` is set.
-    public static let utf8RangesKey = HitRanges.utf8Key
+    /// The hit member that holds the match ranges in `encoding` when `alsoOtherRanges` is set.
+    public static func rangesKey(for encoding: PositionEncoding) -> String { HitRanges.key(for: encoding) }
 
     // MARK: Index handles
 

@@ -10,7 +10,7 @@ struct EngineSessionBackend: SearchBackend {
 
     func search(index: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
         let response = try call { () throws(EngineError) in
-            try engine.search(index: index, parameters: parameters, alsoUTF8Ranges: true)
+            try engine.search(index: index, parameters: parameters, alsoOtherRanges: true)
         }
         return response.objectValue ?? [:]
     }

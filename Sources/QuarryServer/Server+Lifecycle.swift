@@ -7,7 +7,7 @@ extension Server {
         let wasWaiting = context.connection.state.withLock { state -> Bool in
             guard state.phase == .awaitingInitialize else { return false }
             state.phase = .running
-            state.positionEncoding = encoding == "utf-8" ? .utf8 : .utf16
+            state.positionEncoding = PositionEncoding(rawValue: encoding) ?? .utf16
             return true
         }
         guard wasWaiting else { throw .invalidRequest("invalid request: 'initialize' was already received on this connection") }

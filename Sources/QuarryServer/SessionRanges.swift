@@ -1,8 +1,9 @@
 import QuarryEngine
 import QuarryJSON
 
-/// Session searches ask the engine for match ranges in UTF-16 and UTF-8 at
-/// once; each connection is sent the ones in the encoding it negotiated.
+/// Session searches ask the engine for match ranges in every encoding at
+/// once (UTF-16 in `_matchRanges`, the others beside it); each connection is
+/// sent the ones in the encoding it negotiated.
 enum SessionRanges {
     /// One searcher's result with its hits' `_matchRanges` in `encoding`.
     static func result(_ result: JSON, for encoding: PositionEncoding) -> JSON {
@@ -12,8 +13,11 @@ enum SessionRanges {
     }
 
     private static func hit(_ hit: JSON, for encoding: PositionEncoding) -> JSON {
-        guard case .object(var object) = hit, let utf8 = object.removeValue(forKey: Engine.utf8RangesKey) else { return hit }
-        if encoding == .utf8 { object["_matchRanges"] = utf8 }
+        guard case .object(var object) = hit else { return hit }
+        for other in PositionEncoding.allCases {
+            guard let ranges = object.removeValue(forKey: Engine.rangesKey(for: other)) else { continue }
+            if other == encoding { object["_matchRanges"] = ranges }
+        }
         return .object(object)
     }
 }

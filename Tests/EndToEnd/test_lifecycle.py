@@ -17,10 +17,10 @@ def test_request_before_initialize_is_refused(stdio):
 
 
 def test_initialize_reports_server_and_capabilities(stdio):
-    result = stdio.peer.initialize(["utf-32", "utf-8"])
+    result = stdio.peer.initialize(["latin-1", "utf-8"])
     assert result["serverInfo"]["name"] == "quarry"
     assert result["protocolVersion"]
-    assert result["capabilities"]["positionEncoding"] == "utf-8"
+    assert result["capabilities"]["positionEncoding"] == "utf-8", "an encoding Quarry lacks is skipped"
     assert "search" in result["capabilities"]["methods"]
 
 

@@ -395,15 +395,39 @@ def test_each_frontend_gets_match_ranges_in_its_own_encoding(daemon):
     utf16.initialize(["utf-16"])
     utf8 = daemon.connect("ndjson", initialize=False)
     utf8.initialize(["utf-8"])
+    utf32 = daemon.connect("ndjson", initialize=False)
+    assert utf32.initialize(["utf-32", "utf-16"])["capabilities"]["positionEncoding"] == "utf-32"
     open_session(utf16, [{"type": "hits", "index": "names"}])
     open_session(utf8)
+    open_session(utf32)
     version = utf16.result("setQuery", {"session": "s", "query": "zola"})["stateVersion"]
-    expected = {utf16: [[9, 13]], utf8: [[12, 16]]}  # the emoji is 2 UTF-16 units, 4 UTF-8 bytes; É is 1 or 2
+    # The emoji is 2 UTF-16 units, 4 UTF-8 bytes, 1 code point; É is 1, 2 or 1.
+    expected = {utf16: [[9, 13]], utf8: [[12, 16]], utf32: [[8, 12]]}
     for peer, ranges in expected.items():
         drain_until(peer, lambda p: results_for(p, version))
         push = [n for n in pushes(peer, "resultsUpdated") if n["params"]["stateVersion"] == version][-1]
         hit = hits_result(push)["hits"][0]
         assert hit["_matchRanges"] == {"name": ranges}
-        assert "_matchRangesUTF8" not in hit
+        assert not [key for key in hit if key.startswith("_matchRangesUTF")], "only the negotiated ranges go out"
         page = peer.result("loadPage", {"session": "s", "searcher": "s1", "page": 0, "stateVersion": version})
         assert page["result"]["hits"][0]["_matchRanges"] == {"name": ranges}
+
+
+def test_one_shot_search_ranges_in_each_encoding(daemon):
+    """`search` counts ranges in the connection's encoding: UTF-8 bytes, UTF-16 units, or code points."""
+    admin = daemon.connect()
+    admin.result("saveObjects", {"index": "mixed", "objects": [
+        {"objectID": "1", "title": "Crème brûlée 🍮 at 東京 café", "tags": ["😀 émoji", "東京 tower"]}]})
+    text = "Crème brûlée 🍮 at 東京 café"
+    cases = {"utf-8": lambda s: len(s.encode("utf-8")), "utf-16": lambda s: len(s.encode("utf-16-le")) // 2,
+             "utf-32": len}
+    for encoding, measure in cases.items():
+        peer = daemon.connect("lsp", initialize=False)
+        assert peer.initialize([encoding])["capabilities"]["positionEncoding"] == encoding
+        for query, word in (("cafe", "café"), ("東京", "東京"), ("brulee", "brûlée")):
+            hit = peer.result("search", {"index": "mixed", "query": query})["hits"][0]
+            start = text.index(word)
+            assert [measure(text[:start]), measure(text[:start + len(word)])] in hit["_matchRanges"]["title"], \
+                (encoding, query, hit["_matchRanges"])
+        hit = peer.result("search", {"index": "mixed", "query": "tower"})["hits"][0]
+        assert hit["_matchRanges"]["tags.1"] == [[measure("東京 "), measure("東京 tower")]], (encoding, hit["_matchRanges"])

@@ -46,7 +46,7 @@ extension SearchIndex {
             found.append((value, n))
         }
         found.sort { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
-        var ranges = HitRanges(keepingUTF8: false)  // facet hits carry no ranges
+        var ranges = HitRanges(encoding: .utf8, keepingOthers: false)  // facet hits carry no ranges
         let hits: [JSON] = found.prefix(maxFacetHits).map { entry in
             let highlighted = highlighter.mirror(.string(entry.value), path: "value", ranges: &ranges)?["value"] ?? .string(entry.value)
             return ["value": .string(entry.value), "highlighted": highlighted, "count": JSON(entry.count)]

@@ -52,7 +52,7 @@ struct Highlighter {
         let marked = matches.filter(\.isMatched)
         if let path, !marked.isEmpty {
             let utf8 = marked.map { ($0.start, $0.markEnd) }
-            ranges.add(path: path, spans: MatchRanges.convert(utf8, in: text, to: encoding), utf8: utf8)
+            ranges.add(path: path, utf8: utf8, in: text)
         }
         let bytes = Array(text.utf8)
         var object = JSONObject()

@@ -1,24 +1,45 @@
 import QuarryJSON
 
 /// One hit's `_matchRanges`, in the encoding the caller asked for and, when
-/// asked, in UTF-8 too: a session's results are computed once and sent to
-/// connections that may have negotiated either encoding. UTF-8 offsets are
-/// the engine's own, so keeping them costs no conversion.
+/// asked, in the other encodings too: a session's results are computed once
+/// and sent to connections that may have negotiated any encoding.
 struct HitRanges {
-    /// The member holding the UTF-8 ranges; the server swaps it in or drops it
-    /// before a hit goes on the wire.
-    static let utf8Key = "_matchRangesUTF8"
-
-    var negotiated = JSONObject()
-    var utf8: JSONObject?
-
-    init(keepingUTF8: Bool) {
-        utf8 = keepingUTF8 ? JSONObject() : nil
+    /// The members holding the ranges in each other encoding; the server swaps
+    /// the one a connection negotiated in, and drops the rest, before a hit goes on the wire.
+    static func key(for encoding: PositionEncoding) -> String {
+        switch encoding {
+        case .utf8: "_matchRangesUTF8"
+        case .utf16: "_matchRangesUTF16"
+        case .utf32: "_matchRangesUTF32"
+        }
     }
 
-    mutating func add(path: String, spans: [(Int, Int)], utf8 spans8: [(Int, Int)]) {
-        negotiated[path] = Self.json(spans)
-        if utf8 != nil { utf8?[path] = Self.json(spans8) }
+    let encoding: PositionEncoding
+    var negotiated = JSONObject()
+    /// By encoding, when the other encodings are kept.
+    var others: [PositionEncoding: JSONObject]?
+
+    init(encoding: PositionEncoding, keepingOthers: Bool) {
+        self.encoding = encoding
+        others = keepingOthers ? [:] : nil
+    }
+
+    /// `utf8` are the engine's own offsets into `text`.
+    mutating func add(path: String, utf8 spans: [(Int, Int)], in text: String) {
+        negotiated[path] = Self.json(MatchRanges.convert(spans, in: text, to: encoding))
+        guard others != nil else { return }
+        for other in PositionEncoding.allCases where other != encoding {
+            others?[other, default: [:]][path] = Self.json(MatchRanges.convert(spans, in: text, to: other))
+        }
+    }
+
+    /// The hit members for the other encodings.
+    var otherMembers: [(key: String, value: JSON)] {
+        guard let others else { return [] }
+        return PositionEncoding.allCases.compactMap { encoding in
+            guard encoding != self.encoding else { return nil }
+            return (Self.key(for: encoding), .object(others[encoding] ?? [:]))
+        }
     }
 
     private static func json(_ spans: [(Int, Int)]) -> JSON {

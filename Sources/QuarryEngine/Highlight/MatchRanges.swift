@@ -1,11 +1,13 @@
 /// Where, in the editor's own units, are the matched spans of a value?
 ///
-/// Converts UTF-8 byte offsets into offsets in the client's position encoding (UTF-8 bytes or UTF-16
-/// code units, as LSP's `positionEncoding`). Offsets are always counted from the value's first unit.
+/// Converts UTF-8 byte offsets into offsets in the client's position encoding (UTF-8 bytes, UTF-16
+/// code units or code points, as LSP's `positionEncoding`). Offsets are always counted from the value's
+/// first unit.
 enum MatchRanges {
     static func convert(_ spans: [(Int, Int)], in text: String, to encoding: PositionEncoding) -> [(Int, Int)] {
-        guard encoding == .utf16 else { return spans }
-        // One pass over the UTF-8, keeping a running UTF-16 count; spans are ascending.
+        guard encoding != .utf8 else { return spans }
+        let astral = encoding == .utf16 ? 2 : 1  // units for a scalar beyond the BMP
+        // One pass over the UTF-8, keeping a running count of units; spans are ascending.
         var text = text
         return text.withUTF8 { utf8 in
             var result: [(Int, Int)] = []
@@ -13,7 +15,7 @@ enum MatchRanges {
             func advance(to target: Int) -> Int {
                 while byte < target && byte < utf8.count {
                     let (scalar, length) = Tokenizer.decode(utf8, at: byte)
-                    unit += scalar.value > 0xFFFF ? 2 : 1
+                    unit += scalar.value > 0xFFFF ? astral : 1
                     byte += length
                 }
                 return unit

@@ -31,7 +31,7 @@ struct HitBuilder {
         hit["objectID"] = record["objectID"] ?? .string(String(docID))
 
         var highlights = JSONObject()
-        var ranges = HitRanges(keepingUTF8: parameters.alsoUTF8Ranges)
+        var ranges = HitRanges(encoding: parameters.positionEncoding, keepingOthers: parameters.alsoOtherRanges)
         for name in highlightedAttributes(record) {
             guard let value = record[name], let mirrored = highlighter.mirror(value, path: name, ranges: &ranges) else { continue }
             highlights[name] = mirrored
@@ -48,7 +48,7 @@ struct HitBuilder {
             hit["_snippetResult"] = .object(snippets)
         }
         hit["_matchRanges"] = .object(ranges.negotiated)
-        if let utf8 = ranges.utf8 { hit[HitRanges.utf8Key] = .object(utf8) }
+        for (key, value) in ranges.otherMembers { hit[key] = value }
         if parameters.getRankingInfo {
             hit["_rankingInfo"] = .object(rankingInfo(document, segment: segment, terms: terms))
         }

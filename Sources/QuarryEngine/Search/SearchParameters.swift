@@ -1,7 +1,9 @@
 import QuarryJSON
 
-public enum PositionEncoding: String, Sendable {
-    case utf8 = "utf-8", utf16 = "utf-16"
+/// The unit match ranges are counted in, as LSP's `positionEncoding`: UTF-8 bytes, UTF-16 code units
+/// (JavaScript, Neovim's LSP client), or code points (Emacs and Python index strings by them).
+public enum PositionEncoding: String, Sendable, CaseIterable {
+    case utf8 = "utf-8", utf16 = "utf-16", utf32 = "utf-32"
 }
 
 /// What exactly was asked: one search's parameters, with the index settings filling the gaps.
@@ -34,9 +36,9 @@ public struct SearchParameters: Sendable {
     /// How many hits to keep per `attributeForDistinct` group; 0 keeps all.
     public var distinct: Int
     public var positionEncoding: PositionEncoding
-    /// Also put the UTF-8 ranges in each hit (`HitRanges.utf8Key`), for
-    /// results shared by connections of either encoding.
-    public var alsoUTF8Ranges = false
+    /// Also put the ranges in the other encodings in each hit (`HitRanges.otherKeys`),
+    /// for results shared by connections of any encoding.
+    public var alsoOtherRanges = false
     /// Filters, facets, geo and relevant sort (see `SearchRefinements`).
     public var refinements: SearchRefinements
 

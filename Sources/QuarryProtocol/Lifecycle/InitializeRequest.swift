@@ -5,7 +5,7 @@ import QuarryJSON
 /// one Quarry prefers).
 public struct InitializeRequest: RequestType {
     public static let method = "initialize"
-    public static let supportedPositionEncodings = ["utf-8", "utf-16"]
+    public static let supportedPositionEncodings = ["utf-8", "utf-16", "utf-32"]
 
     /// `capabilities.general.positionEncodings`, in the client's order of preference.
     public var positionEncodings: [String]

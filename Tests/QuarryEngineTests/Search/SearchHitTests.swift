@@ -40,7 +40,7 @@ final class SearchHitTests: XCTestCase {
         XCTAssertEqual(hit["_highlightResult"]?["name"]?["value"], "<em>Michael</em> Jackson")
     }
 
-    func testMatchRangesInUTF16AndUTF8() throws {
+    func testMatchRangesInEveryEncoding() throws {
         let text = "😀 Café 🎉 crème"
         let f = SearchFixture([["text": .string(text)]])
         let utf16 = try XCTUnwrap(f.search("cafe creme")?.hits.first?["_matchRanges"]?["text"])
@@ -50,6 +50,16 @@ final class SearchHitTests: XCTestCase {
         let response = try f.index.search(parameters, records: InMemoryRecords(f.records))
         // In UTF-8: 😀 is 4 bytes, é 2, 🎉 4, è 2.
         XCTAssertEqual(response.hits.first?["_matchRanges"]?["text"], [[5, 10], [16, 22]])
+        let points = try SearchParameters(json: ["query": "cafe creme"], settings: f.settings, positionEncoding: .utf32)
+        // In code points every character is one: "Café" at 2..<6, "crème" at 9..<14.
+        XCTAssertEqual(try f.index.search(points, records: InMemoryRecords(f.records)).hits.first?["_matchRanges"]?["text"],
+                       [[2, 6], [9, 14]])
+        var shared = parameters
+        shared.alsoOtherRanges = true
+        let sharedHit = try f.index.search(shared, records: InMemoryRecords(f.records)).hits.first
+        XCTAssertEqual(sharedHit?["_matchRangesUTF16"]?["text"], [[3, 7], [11, 16]], "a session's hit carries every encoding")
+        XCTAssertEqual(sharedHit?["_matchRangesUTF32"]?["text"], [[2, 6], [9, 14]])
+        XCTAssertNil(sharedHit?["_matchRangesUTF8"], "the negotiated one is _matchRanges itself")
         let prefix = try XCTUnwrap(f.search("crè")?.hits.first?["_matchRanges"]?["text"])
         XCTAssertEqual(prefix, [[11, 14]])
         XCTAssertEqual(f.search("crè")?.hits.first?["_highlightResult"]?["text"]?["value"], "😀 Café 🎉 <em>crè</em>me")

@@ -35,7 +35,7 @@ def test_the_asyncio_api_mirrors_the_blocking_one(blocking, asynchronous):
 def test_spawn_search_and_errors(binary, data_dir, people):
     async def main():
         async with AsyncClient.spawn(binary=binary, data_dir=data_dir) as client:
-            assert client.position_encoding == "utf-8"
+            assert client.position_encoding == "utf-32"
             await client.save_objects("people", people)
             response = await client.search("people", "clooney")
             assert {hit.object_id for hit in response.hits} == {"1", "2"}

@@ -11,10 +11,10 @@ import quarry
 from quarry import Client
 
 
-def test_initialize_negotiates_utf8_and_lists_methods(client):
+def test_initialize_negotiates_code_points_and_lists_methods(client):
     assert client.server_info.name == "quarry"
     assert client.server_info.protocol_version == "0.1"
-    assert client.position_encoding == "utf-8"
+    assert client.position_encoding == "utf-32", "Python's own string indices"
     assert "search" in client.server_info.methods
 
 
@@ -227,6 +227,7 @@ def test_str_spans_convert_either_encoding_to_python_indices():
     assert quarry.str_spans(text, [(12, 16)], "utf-8") == [(8, 12)]  # É is two bytes, the emoji four
     assert text[8:12] == "Zola"
     assert quarry.str_spans(text, [(1, 2), (0, 99)], "utf-8") == []  # inside É, past the end
+    assert quarry.str_spans(text, [(8, 12), (10, 99)], "utf-32") == [(8, 12)]  # code points are Python's indices
 
 
 def test_hit_spans_use_the_negotiated_encoding(client):

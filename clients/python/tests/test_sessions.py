@@ -221,5 +221,5 @@ def test_session_match_ranges_use_the_negotiated_encoding(pair):
         pytest.skip("the daemon returns no _matchRanges (engine-search not merged)")
     session = client.open_session("encoding", searchers=[hits_searcher("accents")])
     pushed = session.wait_results(session.set_query("zola")).hits.hits[0].match_ranges
-    assert client.position_encoding == "utf-8" and one_shot == {"name": [(7, 11)]}
+    assert client.position_encoding == "utf-32" and one_shot == {"name": [(6, 10)]}
     assert pushed == one_shot

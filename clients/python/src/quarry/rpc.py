@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 CLIENT_NAME = "quarry-python"
-DEFAULT_ENCODINGS = ("utf-8", "utf-16")
+# Code points first: they are Python's own string indices, so match ranges need no conversion.
+DEFAULT_ENCODINGS = ("utf-32", "utf-8", "utf-16")
 
 NotificationHandler = Callable[[str, Any], None]
 

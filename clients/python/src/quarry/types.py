@@ -37,9 +37,11 @@ class ServerInfo:
 
 
 def str_spans(text: str, spans: List[Span], encoding: str) -> List[Span]:
-    """Match ranges counted in ``encoding`` code units ("utf-8" or "utf-16")
-    as indices into the Python string ``text``; spans that fall inside a
-    character or past the end are dropped."""
+    """Match ranges counted in ``encoding`` units ("utf-8" bytes, "utf-16" code
+    units or "utf-32" code points) as indices into the Python string ``text``;
+    spans that fall inside a character or past the end are dropped."""
+    if encoding == "utf-32":  # already Python indices
+        return [(start, end) for start, end in spans if 0 <= start < end <= len(text)]
     index_at: Dict[int, int] = {0: 0}
     units = 0
     for position, character in enumerate(text, 1):
