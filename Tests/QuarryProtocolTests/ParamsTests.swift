@@ -38,7 +38,9 @@ final class ParamsTests: XCTestCase {
 
     func testInitializeNegotiation() throws {
         let offered = try InitializeRequest(params: params(#"{"capabilities":{"general":{"positionEncodings":["utf-32","utf-8","utf-16"]}}}"#, method: "initialize"))
-        XCTAssertEqual(offered.negotiatedPositionEncoding, "utf-8")
+        XCTAssertEqual(offered.negotiatedPositionEncoding, "utf-32")
+        let skipped = try InitializeRequest(params: params(#"{"capabilities":{"general":{"positionEncodings":["latin-1","utf-8"]}}}"#, method: "initialize"))
+        XCTAssertEqual(skipped.negotiatedPositionEncoding, "utf-8", "an encoding Quarry lacks is skipped")
         XCTAssertEqual(try InitializeRequest(params: params("{}", method: "initialize")).negotiatedPositionEncoding, "utf-16")
     }
 }
