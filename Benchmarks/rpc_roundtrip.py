@@ -82,6 +82,22 @@ def measure(channel, count):
     return samples
 
 
+def measure_pair(first, second, count):
+    """Round trips on two channels, alternating, after a warm-up of each: (first's, second's), sorted."""
+    second.roundtrip(b'{"jsonrpc":"2.0","id":0,"method":"initialize"}')
+    for i in range(200):
+        first.roundtrip(b'{"jsonrpc":"2.0","id":%d,"method":"listIndices"}' % (50_000 + i))
+        second.roundtrip(b'{"jsonrpc":"2.0","id":%d,"method":"listIndices"}' % (i + 1))
+    samples = ([], [])
+    for i in range(count):
+        for channel, kept in ((first, samples[0]), (second, samples[1])):
+            body = b'{"jsonrpc":"2.0","id":%d,"method":"listIndices"}' % (100_000 + i)
+            start = time.perf_counter_ns()
+            channel.roundtrip(body)
+            kept.append(time.perf_counter_ns() - start)
+    return sorted(samples[0]), sorted(samples[1])
+
+
 def report(name, samples):
     def q(p):
         return samples[min(len(samples) - 1, int(len(samples) * p))] / 1000
@@ -114,26 +130,32 @@ def main():
             sock = connect(path)
             channel = Channel(sock.sendall, lambda: sock.recv(65536), framing)
             report(f"socket {framing}", measure(channel, args.count))
-            sock.close()
 
-            # A second `quarry serve` on the owner's data directory relays its stdio to the owner's socket:
-            # the difference from "socket" is what the relay adds.
+            # A second `quarry serve` on the owner's data directory relays its stdio to the owner's socket.
+            # Its requests alternate with direct ones on the socket above, so both see the same machine
+            # load and the difference of the medians is what the relay adds.
             relay = subprocess.Popen([args.binary, "serve", "--data-dir", data],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             out = relay.stdout.fileno()
-            channel = Channel(lambda b: (relay.stdin.write(b), relay.stdin.flush()),
+            relayed = Channel(lambda b: (relay.stdin.write(b), relay.stdin.flush()),
                               lambda: os.read(out, 65536), framing)
-            report(f"relay {framing}", measure(channel, args.count))
+            direct, through = measure_pair(channel, relayed, args.count)
+            report(f"socket {framing} (paired)", direct)
+            report(f"relay {framing} (paired)", through)
+            print(f"{'relay adds':<22} p50={(through[len(through) // 2] - direct[len(direct) // 2]) / 1000:7.1f} µs")
             relay.kill()
             relay.wait()
 
-            # `quarry connect`, the plain byte-for-byte forwarder, for comparison.
+            # `quarry connect`, the plain byte-for-byte forwarder, paired the same way for comparison.
             forwarder = subprocess.Popen([args.binary, "connect", "--socket", path],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             out = forwarder.stdout.fileno()
-            channel = Channel(lambda b: (forwarder.stdin.write(b), forwarder.stdin.flush()),
-                              lambda: os.read(out, 65536), framing)
-            report(f"connect {framing}", measure(channel, args.count))
+            forwarded = Channel(lambda b: (forwarder.stdin.write(b), forwarder.stdin.flush()),
+                                lambda: os.read(out, 65536), framing)
+            direct, through = measure_pair(channel, forwarded, args.count)
+            report(f"connect {framing} (paired)", through)
+            print(f"{'connect adds':<22} p50={(through[len(through) // 2] - direct[len(direct) // 2]) / 1000:7.1f} µs")
+            sock.close()
             forwarder.kill()
             forwarder.wait()
             process.terminate()

@@ -2,6 +2,8 @@
 for a data directory another process owns forwards to that owner, so editors (and
 `Client.spawn()`) share indices and sessions; when the owner goes away, the forwarder's
 frontend keeps working."""
+import fcntl
+import json
 import os
 import signal
 import subprocess
@@ -13,9 +15,19 @@ from harness import TIMEOUT, StdioDaemon, quarry_binary
 
 
 def stop_background_daemon(data_dir):
-    """A forwarder whose owner died starts a background daemon on the data directory."""
+    """A forwarder whose owner died starts a background daemon on the data directory: stop it, and wait
+    until it has let go of the directory (so the temporary directory can be removed)."""
     subprocess.run([quarry_binary(), "stop", "--socket", os.path.join(data_dir, "quarry.sock")],
                    capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+    lock_path = os.path.join(data_dir, "LOCK")
+    deadline = time.monotonic() + TIMEOUT
+    while os.path.exists(lock_path) and time.monotonic() < deadline:
+        with open(lock_path, "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except OSError:
+                time.sleep(0.05)
 
 
 def wait_for_results(peer, version):
@@ -51,6 +63,12 @@ def test_two_spawners_share_one_daemon_its_records_and_its_sessions(spawners, da
 
     a.result("saveObjects", {"index": "people", "objects": [{"objectID": "1", "name": "George Clooney"}]})
     assert b.result("search", {"index": "people", "query": "cloney"})["nbHits"] == 1
+    # Pretty-printed JSON (raw newlines between tokens) in Content-Length framing, through either process.
+    lsp = a if a.framing == "lsp" else b
+    body = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "search",
+                       "params": {"index": "people", "query": "george\nclooney"}}, indent=2).encode()
+    lsp.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    assert lsp.reply_to(99)["result"]["nbHits"] == 1
 
     a.result("openSession", {"session": "shared", "searchers": [{"type": "hits", "index": "people"}]})
     b.result("openSession", {"session": "shared"})

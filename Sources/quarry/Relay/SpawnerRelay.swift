@@ -91,7 +91,7 @@ final class SpawnerRelay: Sendable {
             if let framing = decoder.framing { ledger.withLock { if $0.framing == nil { $0.framing = framing } } }
             for event in events {
                 switch event {
-                case .frame(let payload): forward(payload, framing: decoder.framing ?? .contentLength)
+                case .frame(let payload): forward(payload)
                 case .error(let error): reply(["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": .string("parse error: \(error)")]])
                 }
             }
@@ -102,9 +102,9 @@ final class SpawnerRelay: Sendable {
         link.withLock { _ = shutdown($0.fd, Int32(SHUT_WR)) }
     }
 
-    private func forward(_ payload: [UInt8], framing: Framing) {
+    private func forward(_ payload: [UInt8]) {
         let message = try? JSONParser.parse(payload)
-        let frame = FrameEncoder.encode(payload, as: framing)
+        let frame = Self.line(payload)
         let deadline = Self.now() + Self.reconnectWindow + 5
         while true {
             let (written, generation) = link.withLock { link in
@@ -204,8 +204,7 @@ final class SpawnerRelay: Sendable {
             close(link.fd)
             link.fd = fd
             link.generation += 1
-            let (replay, framing) = ledger.withLock { ($0.replay(), $0.framing ?? .contentLength) }
-            for message in replay { _ = Self.writeAll(fd, FrameEncoder.encode(JSONWriter.encode(message), as: framing)) }
+            for message in ledger.withLock({ $0.replay() }) { _ = Self.writeAll(fd, Self.line(JSONWriter.encode(message))) }
         }
         for id in ledger.withLock({ $0.orphans(upTo: generation) }) { reply(Self.orphaned(id)) }
         log("reconnected to \(socketPath)")
@@ -223,6 +222,16 @@ final class SpawnerRelay: Sendable {
     }
 
     // MARK: Plumbing
+
+    /// A payload as one NDJSON line, the framing the relay speaks to the daemon whatever its frontend
+    /// speaks (measured cheaper per round trip than Content-Length here). A raw CR or LF in JSON text
+    /// can only be whitespace between tokens, so a space replaces it.
+    static func line(_ payload: [UInt8]) -> [UInt8] {
+        var line = payload
+        for i in line.indices where line[i] == 10 || line[i] == 13 { line[i] = 32 }
+        line.append(10)
+        return line
+    }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0

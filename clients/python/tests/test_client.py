@@ -1,9 +1,11 @@
 """The blocking client against the real daemon: index helpers, typed results,
 progress, errors as exceptions, and opening/closing on pipes and sockets."""
+import fcntl
 import json
 import os
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -165,8 +167,16 @@ def test_spawning_twice_on_one_data_directory_shares_one_daemon(binary, data_dir
         first.close()   # the owner goes first: the second moves to a new daemon and still shuts down cleanly
         second.close()
     assert [process.returncode for process in processes] == [0, 0]
+    # The second moved to a background daemon when the first went away: stop it and wait for it to let go.
     subprocess.run([binary, "stop", "--socket", os.path.join(data_dir, "quarry.sock")], capture_output=True,
                    timeout=20)
+    with open(os.path.join(data_dir, "LOCK"), "a") as lock:
+        for _ in range(200):
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                time.sleep(0.05)
 
 
 def test_a_call_after_the_daemon_died_raises_connection_lost(binary, data_dir):
