@@ -263,7 +263,10 @@ public struct JSONParser {
         }
         let text = UnsafeBufferPointer(rebasing: bytes[start..<offset])
         if isInteger, let value = Self.parseInt64(text) { return .int(value) }
-        return .double(Self.parseDouble(text))
+        let value = Self.parseDouble(text)
+        // JSON has no infinity: a number past Double's range could only be written back as null.
+        guard value.isFinite else { throw fail("number out of range", at: start) }
+        return .double(value)
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -20,6 +20,17 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse("9223372036854775808"), .double(9223372036854775808))
     }
 
+    /// Found by the json fuzz target: `1e999` became infinity, which writes back as null.
+    func testRejectsNumbersBeyondDoubleRange() {
+        for text in ["1e999", "-1e400", "[0, 2E+308]"] {
+            XCTAssertThrowsError(try JSONParser.parse(text), text) { error in
+                XCTAssertEqual((error as? JSONParseError)?.reason, "number out of range", text)
+            }
+        }
+        XCTAssertEqual(try JSONParser.parse("1e-999"), .double(0))
+        XCTAssertEqual(try JSONParser.parse("1.7976931348623157e308"), .double(.greatestFiniteMagnitude))
+    }
+
     func testRejectsDeepNestingWithoutCrashing() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         XCTAssertThrowsError(try JSONParser.parse(deep)) { error in
