@@ -95,6 +95,14 @@ final class FrameDecoderTests: XCTestCase {
         XCTAssertEqual(feedBytewise(input, limit: 20), expected)
     }
 
+    /// Found by the frames fuzz target: a last line without its newline was
+    /// delivered whatever its size.
+    func testFinalLineOverTheLimitIsRefusedAtEOF() {
+        var decoder = FrameDecoder(maxMessageSize: 10)
+        XCTAssertEqual(decoder.feed(bytes("[1]\n[\"abcdefgh\"")), [frame("[1]")])
+        XCTAssertEqual(decoder.finish(), [.error(.lineTooLong(limit: 10))])
+    }
+
     func testLineOfExactlyTheLimitIsAccepted() {
         let line = "[" + String(repeating: "1", count: 8) + "]"  // 10 bytes
         XCTAssertEqual(feedBytewise(bytes(line + "\r\n"), limit: 10), [frame(line)])

@@ -56,6 +56,7 @@ public struct FrameDecoder: Sendable {
             return pending.allSatisfy(Self.isWhitespace) ? [] : [.error(.truncatedAtEOF(missing: 0))]
         case .line:
             let line = Self.strippingCarriageReturn(pending)
+            if line.count > maxMessageSize { return [.error(.lineTooLong(limit: maxMessageSize))] }
             return line.allSatisfy(Self.isWhitespace) ? [] : [.frame(Array(line))]
         case .detecting, .discardingBody, .discardingHeader, .discardingLine:
             return []
