@@ -100,6 +100,19 @@ final class SettingsParsingTests: XCTestCase {
                        [SearchableAttribute(paths: ["a", "b"], ordered: false)])
     }
 
+    /// Found by the settings fuzz target: `"unordered(a),unordered(b)"`, which is
+    /// how `unordered(a,b)` renders, was read as `unordered(` … `)` around
+    /// `a),unordered(b` and refused.
+    func testUnorderedGroupsRoundTrip() throws {
+        for text in ["unordered(a),unordered(b)", "unordered(a,b)", "unordered(a), b", "a,unordered(b)"] {
+            let settings = try IndexSettings(json: ["searchableAttributes": [.string(text)]])
+            XCTAssertEqual(settings.searchableAttributes, [SearchableAttribute(paths: ["a", "b"], ordered: false)], text)
+            XCTAssertEqual(try IndexSettings(json: settings.json()), settings, text)
+        }
+        XCTAssertThrowsError(try IndexSettings(json: ["searchableAttributes": ["unordered(a"]]))
+        XCTAssertThrowsError(try IndexSettings(json: ["searchableAttributes": ["a),(b"]]))
+    }
+
     func testMergeChangesOnlyGivenKeysAndNullResets() throws {
         var settings = try IndexSettings(json: export)
         try settings.merge(["hitsPerPage": 5, "customRanking": nil, "ignorePlurals": true])

@@ -8,23 +8,45 @@ enum SettingsSyntax {
         return String(trimmed.dropFirst(function.count + 1).dropLast()).trimmingSpaces
     }
 
-    /// `"title"`, `"unordered(title)"`, `"title,subtitle"`, `"unordered(a),unordered(b)"`.
-    /// A group is unordered when any of its parts is (Algolia has one flag per entry).
+    /// `"title"`, `"unordered(title)"`, `"title,subtitle"`, `"unordered(a),unordered(b)"`,
+    /// `"unordered(a,b)"`. A group is unordered when any of its parts is (Algolia
+    /// has one flag per entry).
     static func searchableAttribute(_ text: String) -> SearchableAttribute? {
         var paths: [String] = []
         var ordered = true
-        let whole = unwrap(text, "unordered")
-        if whole != nil { ordered = false }
-        for part in (whole ?? text).split(separator: ",", omittingEmptySubsequences: false) {
-            var path = String(part).trimmingSpaces
-            if let inner = unwrap(path, "unordered") {
+        for part in splitAtTopLevelCommas(text) {
+            var inner = [part]
+            if let unwrapped = unwrap(part, "unordered") {
                 ordered = false
-                path = inner
+                inner = unwrapped.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             }
-            guard isAttributePath(path) else { return nil }
-            paths.append(path)
+            for path in inner.map(\.trimmingSpaces) {
+                guard isAttributePath(path) else { return nil }
+                paths.append(path)
+            }
         }
         return paths.isEmpty ? nil : SearchableAttribute(paths: paths, ordered: ordered)
+    }
+
+    /// `"unordered(a,b),c"` is `["unordered(a,b)", "c"]`: commas inside parentheses stay.
+    private static func splitAtTopLevelCommas(_ text: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var depth = 0
+        for character in text {
+            switch character {
+            case "(": depth += 1
+            case ")": depth = max(0, depth - 1)
+            case "," where depth == 0:
+                parts.append(current)
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        parts.append(current)
+        return parts
     }
 
     static func render(_ attribute: SearchableAttribute) -> String {
