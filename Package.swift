@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "quarry", targets: ["quarry"]),
         .library(name: "QuarryEngine", targets: ["QuarryEngine"]),
         .library(name: "QuarryServer", targets: ["QuarryServer"]),
+        // For Fuzz/, the libFuzzer driver's own package.
+        .library(name: "QuarryFuzzing", targets: ["QuarryFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,6 +37,10 @@ let package = Package(
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine", "QuarrySession", "QuarryFilters", "QuarrySync",
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
+        // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
+        .target(name: "QuarryFuzzing", dependencies: [
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryServer", "QuarrySync",
+        ]),
         .executableTarget(name: "quarry", dependencies: [
             "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol", "QuarryClient", "QuarrySync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -46,6 +52,7 @@ let package = Package(
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
         .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),
+        .testTarget(name: "QuarryFuzzingTests", dependencies: ["QuarryFuzzing"]),
         .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],
     swiftLanguageModes: [.v6]

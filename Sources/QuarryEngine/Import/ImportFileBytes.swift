@@ -6,17 +6,20 @@ import Darwin
 
 /// A file read forward one byte at a time from a fixed 1 MiB buffer, so an
 /// import's memory does not grow with the file.
-final class ImportFileBytes {
+package final class ImportFileBytes {
+    package static let defaultBufferSize = 1 << 20
+
     let path: String
     let totalBytes: Int64
     private let descriptor: Int32
-    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private var buffer: [UInt8]
     private var position = 0
     private var count = 0
     private var bufferStart: Int64 = 0
 
-    init(path: String) throws(EngineError) {
+    init(path: String, bufferSize: Int = defaultBufferSize) throws(EngineError) {
         self.path = path
+        buffer = [UInt8](repeating: 0, count: max(bufferSize, 1))
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw .invalidParameter(name: "path", expected: "a readable file (\(path): \(String(cString: strerror(errno))))")

@@ -1,12 +1,12 @@
 import QuarryJSON
 
 /// Where a record sits in an import file, rendered only when an error needs it.
-enum ImportPosition: Sendable, Equatable, CustomStringConvertible {
+package enum ImportPosition: Sendable, Equatable, CustomStringConvertible {
     case record(Int)
     case line(Int)
     case lineColumn(Int, Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .record(let number): "record \(number)"
         case .line(let number): "line \(number)"
@@ -18,7 +18,7 @@ enum ImportPosition: Sendable, Equatable, CustomStringConvertible {
 /// One step of an import reader: a parsed value (not yet checked to be a
 /// record), or a record that could not be read, which the reader has skipped
 /// past so reading can go on.
-enum ImportItem {
+package enum ImportItem {
     case value(JSON, ImportPosition)
     case invalid(ImportPosition, reason: String)
 }
@@ -26,14 +26,17 @@ enum ImportItem {
 /// A streaming reader of one import format. `next()` throws only when the
 /// file cannot be read on at all (I/O error, broken structure); a bad record
 /// it can step over is an `.invalid` item.
-protocol ImportReader {
+package protocol ImportReader {
     mutating func next() throws(EngineError) -> ImportItem?
     var bytes: ImportFileBytes { get }
 }
 
 extension ImportFormat {
-    func reader(path: String) throws(EngineError) -> any ImportReader {
-        let bytes = try ImportFileBytes(path: path)
+    /// `bufferSize` is for tests and fuzzing, which move the buffer's edges.
+    package func reader(path: String, bufferSize: Int = ImportFileBytes.defaultBufferSize) throws(EngineError)
+        -> any ImportReader
+    {
+        let bytes = try ImportFileBytes(path: path, bufferSize: bufferSize)
         switch self {
         case .json: return JSONArrayReader(bytes: bytes)
         case .ndjson: return NDJSONReader(bytes: bytes)
