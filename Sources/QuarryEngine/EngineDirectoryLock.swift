@@ -13,7 +13,7 @@ final class EngineDirectoryLock: Sendable {
     init(directory: String) throws(EngineError) {
         let path = directory + "/LOCK"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .storage("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .system(errno, "cannot open \(path)") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             close(fd)

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why the engine refused a call. Each case names what was wrong so the
 /// server can pass it on as a JSON-RPC error without guessing.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -8,8 +14,14 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidSetting(name: String, expected: String)
     /// A record that cannot be stored: where it is (`record 12`, `line 40`) and why.
     case invalidRecord(position: String, reason: String)
-    /// The store failed (disk full, I/O error); nothing was written.
+    /// The store failed (I/O error, a damaged file); nothing was written.
     case storage(String)
+    /// The file system holding the data directory is full; nothing was written.
+    /// Reads go on, and writes succeed again once space is freed.
+    case diskFull(String)
+    /// A limit of the process or the machine was reached (open files, memory);
+    /// nothing was written.
+    case resourceExhausted(String)
     /// Another process (a running quarry daemon) holds the data directory's lock.
     case directoryLocked(String)
     /// The caller asked a long operation (an import) to stop; nothing was written.
@@ -22,9 +34,24 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSetting(let name, let expected): "setting '\(name)' must be \(expected)"
         case .invalidRecord(let position, let reason): "\(position): \(reason)"
         case .storage(let reason): "storage error: \(reason)"
+        case .diskFull(let reason): "disk full: \(reason)"
+        case .resourceExhausted(let reason): "resource limit reached: \(reason)"
         case .directoryLocked(let directory):
             "another quarry daemon owns \(directory); use `quarry connect` to talk to it"
         case .cancelled: "cancelled"
+        }
+    }
+}
+
+extension EngineError {
+    /// A failed system call, by its `errno`: a full disk and an exhausted limit
+    /// get their own cases, so a client can tell them from a damaged store.
+    static func system(_ code: Int32, _ what: String) -> EngineError {
+        let reason = "\(what): \(String(cString: strerror(code)))"
+        switch code {
+        case ENOSPC, EDQUOT: return .diskFull(reason)
+        case EMFILE, ENFILE, ENOMEM: return .resourceExhausted(reason)
+        default: return .storage(reason)
         }
     }
 }

@@ -84,7 +84,7 @@ struct EngineIndexFolder: Sendable {
         for component in path.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw .storage("cannot create \(prefix): \(String(cString: strerror(errno)))")
+                throw .system(errno, "cannot create \(prefix)")
             }
         }
     }
@@ -95,7 +95,7 @@ struct EngineIndexFolder: Sendable {
         let doomed = path + ".deleting"
         guard rename(path, doomed) == 0 else {
             if errno == ENOENT { return }
-            throw .storage("cannot delete \(path): \(String(cString: strerror(errno)))")
+            throw .system(errno, "cannot delete \(path)")
         }
         Self.removeTree(doomed)
     }

@@ -36,6 +36,9 @@ struct EngineSessionBackend: SearchBackend {
             switch error {
             case .indexNotFound(let name): throw .invalidParameter("index", "an existing index: '\(name)' does not exist")
             case .invalidParameter(let name, let expected): throw .invalidParameter(name, expected)
+            case .diskFull: throw .unavailable(reason: "diskFull", "\(error)")
+            case .storage: throw .unavailable(reason: "storage", "\(error)")
+            case .resourceExhausted: throw .unavailable(reason: "resourceExhausted", "\(error)")
             default: throw .backend("\(error)")
             }
         }

@@ -124,7 +124,8 @@ extension ProgressNotification {
 extension ResponseError {
     /// Engine errors on the wire: bad parameters are -32602 naming the
     /// parameter; a missing index or a bad record is -32602 too (the request
-    /// named something that cannot be used); storage failures are -32603.
+    /// named something that cannot be used). A full disk, a failing store and
+    /// an exhausted limit have codes of their own; -32603 is left for bugs.
     init(engine error: EngineError) {
         switch error {
         case .invalidParameter(let name, _):
@@ -137,7 +138,15 @@ extension ResponseError {
             self = .invalidParams("invalid params: \(error)")
         case .cancelled:
             self = .cancelled
-        default:
+        case .diskFull:
+            self = ResponseError(code: .diskFull, message: "\(error); nothing was written, and writes work again once space is freed",
+                                 data: ["reason": "diskFull"])
+        case .storage:
+            self = ResponseError(code: .storageFailure, message: "\(error); nothing was written", data: ["reason": "storage"])
+        case .resourceExhausted:
+            self = ResponseError(code: .resourceExhausted, message: "\(error); nothing was written",
+                                 data: ["reason": "resourceExhausted"])
+        case .directoryLocked:
             self = .internalError("internal error: \(error)")
         }
     }

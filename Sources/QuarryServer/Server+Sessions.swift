@@ -195,7 +195,8 @@ extension Server {
 
 extension ResponseError {
     /// A superseded version is LSP's ContentModified (-32801); a refused
-    /// parameter or an unknown session or searcher is -32602; an engine failure -32603.
+    /// parameter or an unknown session or searcher is -32602; the engine's
+    /// storage or a limit -32010 to -32012, as for index methods; anything else -32603.
     init(session error: SessionError, method: String) {
         switch error {
         case .superseded(_, let current):
@@ -203,6 +204,13 @@ extension ResponseError {
                                  data: ["parameter": "stateVersion", "stateVersion": JSON(current)])
         case .backend:
             self = .internalError("internal error: \(error)")
+        case .unavailable(let reason, _):
+            let code: ErrorCode = switch reason {
+            case "diskFull": .diskFull
+            case "resourceExhausted": .resourceExhausted
+            default: .storageFailure
+            }
+            self = ResponseError(code: code, message: "\(error)", data: ["reason": .string(reason)])
         default:
             self = .invalidParams("invalid params for '\(method)': \(error)", parameter: error.parameter)
         }

@@ -9,6 +9,9 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case superseded(requested: Int, current: Int)
     /// The engine refused a call made while applying the change.
     case backend(String)
+    /// The engine's storage or a resource limit failed the call: `reason` is
+    /// `diskFull`, `storage` or `resourceExhausted`, as the wire's `data.reason`.
+    case unavailable(reason: String, String)
 
     public var description: String {
         switch self {
@@ -18,6 +21,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .superseded(let requested, let current):
             "state version \(requested) was superseded: the session is at version \(current)"
         case .backend(let message): message
+        case .unavailable(_, let message): message
         }
     }
 
@@ -28,7 +32,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sessionNotFound: "session"
         case .searcherNotFound: "searcher"
         case .superseded: "stateVersion"
-        case .backend: nil
+        case .backend, .unavailable: nil
         }
     }
 }

@@ -31,10 +31,10 @@ def test_cancelling_a_finished_request_is_harmless(peer):
     assert "result" in peer.request("listIndices")
 
 
-def test_internal_error_when_the_store_fails(daemon, data_dir):
+def test_storage_failure_when_the_store_fails(daemon, data_dir):
     client = daemon.connect()
     # Take the engine's indices folder away under it: creating an index must
-    # fail in storage (-32603), and the daemon must keep serving.
+    # fail in storage (-32011, not -32603, which is for bugs), and the daemon must keep serving.
     import shutil
     indices = [os.path.join(data_dir, name) for name in os.listdir(data_dir)
                if os.path.isdir(os.path.join(data_dir, name))]
@@ -42,6 +42,7 @@ def test_internal_error_when_the_store_fails(daemon, data_dir):
         shutil.rmtree(path)
         open(path, "w").close()
     reply = client.request("saveObjects", {"index": "new", "objects": [{"a": 1}]})
-    assert reply["error"]["code"] == -32603, reply
+    assert reply["error"]["code"] == -32011, reply
+    assert reply["error"]["data"] == {"reason": "storage"}, reply
     assert "storage" in reply["error"]["message"]
     assert "result" in client.request("listIndices")

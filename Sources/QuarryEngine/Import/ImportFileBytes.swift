@@ -22,6 +22,7 @@ package final class ImportFileBytes {
         buffer = [UInt8](repeating: 0, count: max(bufferSize, 1))
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
+            if errno == EMFILE || errno == ENFILE || errno == ENOMEM { throw .system(errno, "cannot open \(path)") }
             throw .invalidParameter(name: "path", expected: "a readable file (\(path): \(String(cString: strerror(errno))))")
         }
         var info = stat()
@@ -54,7 +55,7 @@ package final class ImportFileBytes {
                 count = result
                 return result > 0
             }
-            if errno != EINTR { throw .storage("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if errno != EINTR { throw .system(errno, "cannot read \(path)") }
         }
     }
 }

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One sqlite3 connection: open, run statements, transactions, errors as
 /// `EngineError.storage` with SQLite's own message.
@@ -17,8 +20,9 @@ final class SQLiteConnection {
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(code)"
+            let systemError = db.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(db)
-            throw .storage("cannot open \(path): \(message)")
+            throw Self.failure(code: code, systemError: systemError, "cannot open \(path): \(message)")
         }
         handle = db
         // Readers may meet a checkpoint or a writer's lock on the WAL index briefly.
@@ -41,7 +45,7 @@ final class SQLiteConnection {
         if code != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? "code \(code)"
             sqlite3_free(message)
-            throw .storage("\(text) (in: \(sql.prefix(60)))")
+            throw failure(code: code, "\(text) (in: \(sql.prefix(60)))")
         }
     }
 
@@ -50,9 +54,28 @@ final class SQLiteConnection {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else {
-            throw .storage("\(errorMessage) (preparing: \(sql.prefix(60)))")
+            throw failure(code: code, "\(errorMessage) (preparing: \(sql.prefix(60)))")
         }
         return SQLiteStatement(statement, connection: self)
+    }
+
+    /// The error for a failed call that returned `code`, classified so a full
+    /// disk or an exhausted limit is not reported as a damaged store.
+    func failure(code: Int32, _ reason: String) -> EngineError {
+        Self.failure(code: code, systemError: handle.map { sqlite3_system_errno($0) } ?? 0, "\(path): \(reason)")
+    }
+
+    static func failure(code: Int32, systemError: Int32, _ reason: String) -> EngineError {
+        // SQLite's messages are generic ("unable to open database file"); the errno says why.
+        let reason = systemError == 0 ? reason : "\(reason) (\(String(cString: strerror(systemError))))"
+        switch code & 0xFF {
+        case SQLITE_FULL: return .diskFull(reason)
+        case SQLITE_NOMEM: return .resourceExhausted(reason)
+        case SQLITE_CANTOPEN where [EMFILE, ENFILE].contains(systemError): return .resourceExhausted(reason)
+        case SQLITE_IOERR where [ENOSPC, EDQUOT].contains(systemError): return .diskFull(reason)
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .storage("the store is damaged: \(reason)")
+        default: return .storage(reason)
+        }
     }
 
     var errorMessage: String {

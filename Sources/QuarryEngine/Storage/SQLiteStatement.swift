@@ -39,7 +39,7 @@ final class SQLiteStatement {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw .storage(connection.errorMessage)
+        case let code: throw connection.failure(code: code, connection.errorMessage)
         }
     }
 

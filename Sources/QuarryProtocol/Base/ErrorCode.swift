@@ -8,7 +8,14 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable {
     public static let invalidRequest = ErrorCode(rawValue: -32600)
     public static let methodNotFound = ErrorCode(rawValue: -32601)
     public static let invalidParams = ErrorCode(rawValue: -32602)
+    /// A bug: the daemon met a state it should never be in.
     public static let internalError = ErrorCode(rawValue: -32603)
+    /// Quarry: the disk holding the data directory is full; nothing was written.
+    public static let diskFull = ErrorCode(rawValue: -32010)
+    /// Quarry: the store failed (I/O error, a damaged file); nothing was written.
+    public static let storageFailure = ErrorCode(rawValue: -32011)
+    /// Quarry: a limit of the daemon or the machine (open files, memory) was reached.
+    public static let resourceExhausted = ErrorCode(rawValue: -32012)
     /// LSP: a request other than `initialize` arrived first.
     public static let serverNotInitialized = ErrorCode(rawValue: -32002)
     /// LSP: the client cancelled the request with `$/cancelRequest`.

@@ -11,8 +11,9 @@
 from .aio import AsyncClient
 from .client import Client
 from .daemon import default_socket_path
-from .errors import (CannotConnect, ConnectionLost, ContentModified, InternalError, InvalidParams, InvalidRequest,
-                     MethodNotFound, ParseError, QuarryError, RequestCancelled, RpcError, ServerNotInitialized)
+from .errors import (CannotConnect, ConnectionLost, ContentModified, DiskFull, InternalError, InvalidParams,
+                     InvalidRequest, MethodNotFound, ParseError, QuarryError, RequestCancelled, ResourceExhausted,
+                     RpcError, ServerNotInitialized, StorageFailure)
 from .session import Session
 from .session_async import AsyncSession
 from .session_calls import (ResultsUpdate, StateChanged, facet_filter, facets_searcher, group, hits_searcher,
@@ -23,10 +24,11 @@ from .types import (BrowsePage, FacetHit, FacetSearchResponse, Hit, ImportResult
 __version__ = "0.1.0"
 
 __all__ = [
-    "AsyncClient", "AsyncSession", "BrowsePage", "CannotConnect", "Client", "ConnectionLost", "ContentModified", "FacetHit",
+    "AsyncClient", "AsyncSession", "BrowsePage", "CannotConnect", "Client", "ConnectionLost", "ContentModified", "DiskFull",
+    "FacetHit",
     "FacetSearchResponse", "Hit", "ImportResult", "IndexInfo", "InternalError", "InvalidParams", "InvalidRequest",
-    "MethodNotFound", "ParseError", "Progress", "QuarryError", "RequestCancelled", "ResultsUpdate", "RpcError",
-    "SearchResponse", "ServerInfo", "ServerNotInitialized", "Session", "SettingsResult", "StateChanged",
+    "MethodNotFound", "ParseError", "Progress", "QuarryError", "RequestCancelled", "ResourceExhausted", "ResultsUpdate", "RpcError",
+    "SearchResponse", "ServerInfo", "ServerNotInitialized", "Session", "SettingsResult", "StateChanged", "StorageFailure",
     "WriteResult", "default_socket_path", "facet_filter", "facets_searcher", "group", "hits_searcher",
     "numeric_filter", "range_filter", "str_spans", "tag_filter",
 ]

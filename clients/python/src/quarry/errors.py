@@ -62,7 +62,27 @@ class InvalidParams(RpcError):
 
 
 class InternalError(RpcError):
+    """A bug in the daemon."""
+
     code = -32603
+
+
+class DiskFull(RpcError):
+    """The disk holding the data directory is full; nothing was written. Retry once space is freed."""
+
+    code = -32010
+
+
+class StorageFailure(RpcError):
+    """The daemon's store failed (I/O error, damaged file); nothing was written."""
+
+    code = -32011
+
+
+class ResourceExhausted(RpcError):
+    """A limit of the daemon or the machine (open files, memory) was reached; nothing was written."""
+
+    code = -32012
 
 
 class ServerNotInitialized(RpcError):
@@ -81,8 +101,8 @@ class ContentModified(RpcError):
 
 _BY_CODE: dict[int, type[RpcError]] = {
     cls.code: cls
-    for cls in (ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError,
-                ServerNotInitialized, RequestCancelled, ContentModified)
+    for cls in (ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, DiskFull,
+                StorageFailure, ResourceExhausted, ServerNotInitialized, RequestCancelled, ContentModified)
 }
 
 
