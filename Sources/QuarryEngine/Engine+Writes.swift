@@ -110,7 +110,11 @@ extension Engine {
     {
         let retrieve = attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }
         return try resolve(name).index.readers.withSource { (records) throws(EngineError) -> [JSONObject?] in
-            objectIDs.map { id in records.record(objectID: id).map { Self.retrieve(retrieve, from: $0, objectID: id) } }
+            var found: [JSONObject?] = []
+            for id in objectIDs {
+                found.append(try records.record(objectID: id).map { Self.retrieve(retrieve, from: $0, objectID: id) })
+            }
+            return found
         }
     }
 

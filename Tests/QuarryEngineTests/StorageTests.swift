@@ -67,7 +67,7 @@ final class StorageTests: XCTestCase {
             try store.upsert(objectID: "é", body: JSONWriter.encode(["objectID": "é", "tags": ["a", "b"]]))
         }
         let pool = RecordReaderPool(path: path, indexName: "x")
-        let fetched = try pool.withSource { (source) throws(EngineError) in (source.record(id), source.record(id + 100)) }
+        let fetched = try pool.withSource { (source) throws(EngineError) in (try source.record(id), try source.record(id + 100)) }
         XCTAssertEqual(fetched.0?["tags"], ["a", "b"])
         XCTAssertNil(fetched.1)
         let records = try store.allRecords()

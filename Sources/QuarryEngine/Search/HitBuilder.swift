@@ -18,17 +18,22 @@ struct HitBuilder {
                                   encoding: parameters.positionEncoding)
     }
 
-    mutating func hit(_ document: RankedDocument, terms: [MatchedTerms], records: RecordSource) -> JSONObject {
+    /// nil when the record is gone from the store: deleted since this
+    /// search's snapshot of the index was taken. The hit is left out rather
+    /// than shown without its record.
+    mutating func hit(_ document: RankedDocument, terms: [MatchedTerms], records: RecordSource)
+        throws(EngineError) -> JSONObject?
+    {
         let segment = index.segments[document.segment]
         let docID = segment.docIDs[document.ordinal]
-        let record = records.record(docID) ?? [:]
+        guard let record = try records.record(docID) else { return nil }
         var hit = JSONObject()
         if let retrieve = parameters.attributesToRetrieve {
             for name in retrieve { if let value = record[name] { hit[name] = value } }
         } else {
             for (key, value) in record { hit[key] = value }
         }
-        hit["objectID"] = record["objectID"] ?? .string(String(docID))
+        hit["objectID"] = record["objectID"] ?? .null
 
         var highlights = JSONObject()
         var ranges = HitRanges(encoding: parameters.positionEncoding, keepingOthers: parameters.alsoOtherRanges)

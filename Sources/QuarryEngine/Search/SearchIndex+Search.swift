@@ -70,7 +70,7 @@ extension SearchIndex {
             var builder = HitBuilder(index: self, parameters: parameters, words: words)
             for document in ranked[pageStart..<min(wanted, ranked.count)] {
                 let terms = matchedTerms.isEmpty ? [] : matchedTerms[document.segment]
-                hits.append(builder.hit(document, terms: terms, records: records))
+                if let hit = try builder.hit(document, terms: terms, records: records) { hits.append(hit) }
             }
         }
         if let sorted { RefinedRanking.annotate(&hits, sorted, from: pageStart) }

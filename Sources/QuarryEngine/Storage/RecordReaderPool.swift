@@ -72,20 +72,22 @@ final class RecordReader {
         lookupByObjectID = try connection.prepare("SELECT body FROM records WHERE objectID = ?1")
     }
 
-    func record(_ id: DocID) -> JSONObject? {
+    func record(_ id: DocID) throws(EngineError) -> JSONObject? {
         lookup.bind(1, Int64(id))
-        return Self.body(lookup)
+        return try Self.body(lookup)
     }
 
-    func record(objectID: String) -> JSONObject? {
+    func record(objectID: String) throws(EngineError) -> JSONObject? {
         lookupByObjectID.bind(1, objectID)
-        return Self.body(lookupByObjectID)
+        return try Self.body(lookupByObjectID)
     }
 
-    private static func body(_ statement: SQLiteStatement) -> JSONObject? {
+    /// nil only when there is no such row: a damaged page or body is an error,
+    /// never a record that seems not to exist.
+    private static func body(_ statement: SQLiteStatement) throws(EngineError) -> JSONObject? {
         defer { statement.reset() }
-        guard (try? statement.step()) == true else { return nil }
-        return try? statement.withText(0) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
+        guard try statement.step() else { return nil }
+        return try statement.withText(0) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
     }
 
     func close() { connection.close() }
@@ -100,12 +102,12 @@ final class StoreRecordSource: RecordSource, Sendable {
         self.reader = Locked(reader)
     }
 
-    func record(_ id: DocID) -> JSONObject? {
-        reader.withLock { $0?.record(id) }
+    func record(_ id: DocID) throws(EngineError) -> JSONObject? {
+        try reader.withLock { (reader: inout RecordReader?) throws(EngineError) in try reader?.record(id) }
     }
 
-    func record(objectID: String) -> JSONObject? {
-        reader.withLock { $0?.record(objectID: objectID) }
+    func record(objectID: String) throws(EngineError) -> JSONObject? {
+        try reader.withLock { (reader: inout RecordReader?) throws(EngineError) in try reader?.record(objectID: objectID) }
     }
 
     /// Takes the reader back; later lookups (none expected) return nil.
