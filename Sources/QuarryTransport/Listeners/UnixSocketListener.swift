@@ -7,6 +7,11 @@ final class UnixSocketListener {
     let socket: BoundSocket
     unowned let loop: EventLoop
     private let handle: UnsafeMutableRawPointer
+    /// Descriptors at or above this are kept for the engine (SQLite readers,
+    /// imports, index files): a client that would take one is refused, so a
+    /// flood of connections cannot starve the searches of the ones already served.
+    private let clientDescriptorCeiling = UnixSocketListener.descriptorCeiling()
+    private var refusing = false
 
     /// Adopts the already listening fd into libuv; nil (socket released) on failure.
     init?(socket: BoundSocket, loop: EventLoop) {
@@ -49,7 +54,33 @@ final class UnixSocketListener {
             UVHandle.close(client)
             return
         }
+        var descriptor: uv_os_fd_t = -1
+        if uv_fileno(qt_handle(client), &descriptor) == 0, descriptor >= clientDescriptorCeiling {
+            // Descriptors are handed out lowest first, so this one's number is
+            // about how many are open. Log once per burst of refusals.
+            if !refusing {
+                loop.log("refusing socket clients: too many open files (\(descriptor) open; the engine keeps the last "
+                         + "\(Self.openFileLimit() - clientDescriptorCeiling) of the limit of \(Self.openFileLimit()), ulimit -n)")
+            }
+            refusing = true
+            UVHandle.close(client)
+            return
+        }
+        refusing = false
         loop.open(kind: .socket, input: .stream(client), output: .stream(client))
+    }
+
+    private static func openFileLimit() -> Int32 {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return Int32.max }
+        return Int32(clamping: limit.rlim_cur)
+    }
+
+    /// An eighth of the limit, at least 16 and at most 256, is kept for the engine.
+    private static func descriptorCeiling() -> Int32 {
+        let limit = openFileLimit()
+        guard limit != Int32.max else { return Int32.max }
+        return limit - min(256, max(16, limit / 8))
     }
 
     /// Stops accepting, then removes the socket file if it is still ours.
