@@ -177,12 +177,12 @@ class StdioDaemon:
 class SocketDaemon:
     """`quarry serve --socket PATH`, waited for until the socket answers."""
 
-    def __init__(self, data_dir, socket_path, extra=(), wait=True):
+    def __init__(self, data_dir, socket_path, extra=(), wait=True, preexec_fn=None):
         self.path = str(socket_path)
         self.log = open(os.path.join(str(data_dir), "..", os.path.basename(str(data_dir)) + ".log"), "wb")
         self.process = subprocess.Popen(
             [quarry_binary(), "serve", "--socket", self.path, "--data-dir", str(data_dir), *extra],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log, preexec_fn=preexec_fn,
         )
         if wait:
             self.wait_until_listening()

@@ -1,0 +1,291 @@
+"""Faults a daemon meets in the field, through the real binary: a full disk,
+kill -9 at several points of an import, damaged files on disk, and the
+open-file limit. Each must end in a clear error or a correct answer, never in
+lost acknowledged data, a wrong answer or a dead daemon."""
+import glob
+import json
+import os
+import resource
+import signal
+import socket
+import subprocess
+import time
+
+import pytest
+
+from harness import SocketDaemon, write_ndjson
+
+DISK_FULL, STORAGE_FAILURE, RESOURCE_LIMIT = -32010, -32011, -32012
+
+
+def records(prefix, count, size=400):
+    filler = "lorem ipsum dolor sit amet " * (size // 27)
+    return [{"objectID": f"{prefix}-{i}", "name": f"{prefix} item {i}", "text": filler} for i in range(count)]
+
+
+def count(client, index):
+    return client.result("search", {"index": index, "query": "", "hitsPerPage": 0})["nbHits"]
+
+
+# --- A full disk ----------------------------------------------------------------------------------
+
+@pytest.fixture
+def small_disk(short_tmp):
+    """A 24 MiB tmpfs to hold the data directory, or a skip saying why there is none."""
+    path = os.path.join(short_tmp, "disk")
+    os.mkdir(path)
+    try:
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", path], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        detail = getattr(error, "stderr", b"") or str(error)
+        pytest.skip(f"the disk-full tests need to mount a small tmpfs (root and mount(8)); here: {detail!r}")
+    yield path
+    subprocess.run(["umount", "-l", path], capture_output=True)
+
+
+def fill(directory):
+    """Fills the file system holding `directory`; returns the filler's path."""
+    path = os.path.join(directory, "filler")
+    chunk = b"\0" * (256 << 10)
+    with open(path, "wb", buffering=0) as f:
+        try:
+            while True:
+                f.write(chunk)
+        except OSError:
+            pass
+        try:
+            while True:
+                f.write(b"\0" * 512)
+        except OSError:
+            pass
+    return path
+
+
+def test_disk_full_during_writes_is_its_own_error_and_loses_nothing(short_tmp, small_disk):
+    socket_path = os.path.join(short_tmp, "full.sock")
+    daemon = SocketDaemon(small_disk, socket_path)
+    try:
+        client = daemon.connect()
+        client.result("saveObjects", {"index": "shop", "objects": records("ack", 200)})
+        upload = os.path.join(short_tmp, "upload.ndjson")
+        write_ndjson(upload, 20_000)
+        filler = fill(small_disk)
+
+        batch = records("late", 2_000)
+        reply = client.request("saveObjects", {"index": "shop", "objects": batch})
+        assert reply.get("error", {}).get("code") == DISK_FULL, reply
+        assert reply["error"]["data"] == {"reason": "diskFull"}
+        assert "disk full" in reply["error"]["message"] and "nothing was written" in reply["error"]["message"]
+
+        reply = client.request("importFile", {"index": "shop", "path": upload})
+        assert reply.get("error", {}).get("code") == DISK_FULL, reply
+
+        # Reads go on, and see exactly what was acknowledged.
+        assert count(client, "shop") == 200
+        assert client.result("getObjects", {"index": "shop", "objectIDs": ["ack-7", "late-7"]})["results"][1] is None
+        assert client.result("search", {"index": "shop", "query": "ack item 42"})["hits"][0]["objectID"] == "ack-42"
+
+        # Space returns: the same writes succeed, without a restart.
+        os.remove(filler)
+        client.result("saveObjects", {"index": "shop", "objects": batch})
+        assert client.result("importFile", {"index": "shop", "path": upload})["imported"] == 20_000
+        assert count(client, "shop") == 22_200
+    finally:
+        daemon.kill()
+
+    daemon = SocketDaemon(small_disk, socket_path)
+    try:
+        assert count(daemon.connect(), "shop") == 22_200, "everything acknowledged survives kill -9"
+    finally:
+        daemon.kill()
+
+
+def test_disk_full_when_creating_an_index_leaves_no_half_index(short_tmp, small_disk):
+    daemon = SocketDaemon(small_disk, os.path.join(short_tmp, "new.sock"))
+    try:
+        client = daemon.connect()
+        client.result("saveObjects", {"index": "kept", "objects": records("k", 10)})
+        filler = fill(small_disk)
+        reply = client.request("saveObjects", {"index": "fresh", "objects": records("f", 2_000)})
+        assert reply.get("error", {}).get("code") == DISK_FULL, reply
+        names = [entry["name"] for entry in client.result("listIndices")["items"]]
+        assert "fresh" not in names and "kept" in names
+        os.remove(filler)
+        client.result("saveObjects", {"index": "fresh", "objects": records("f", 2_000)})
+        assert count(client, "fresh") == 2_000
+    finally:
+        daemon.kill()
+
+
+# --- kill -9 during an import, at several points ---------------------------------------------------
+
+@pytest.mark.parametrize("point", ["as it starts", "a third in", "as the rows are in"])
+def test_kill_9_during_an_import_at_any_point_keeps_all_or_nothing(short_tmp, data_dir, point):
+    socket_path = os.path.join(short_tmp, "imp.sock")
+    daemon = SocketDaemon(data_dir, socket_path)
+    client = daemon.connect()
+    client.result("saveObjects", {"index": "shop", "objects": records("ack", 100, size=50)})
+    big = os.path.join(short_tmp, "big.ndjson")
+    write_ndjson(big, 60_000)
+    client.send({"jsonrpc": "2.0", "id": "imp", "method": "importFile",
+                 "params": {"index": "shop", "path": big, "workDoneToken": "t"}})
+    if point != "as it starts":
+        while True:
+            message = client.receive()
+            assert message is not None, "the import must report progress before it ends"
+            if message.get("id") == "imp":
+                break  # finished before the point: the kill below then follows a complete import
+            value = message.get("params", {}).get("value", {}) if message.get("method") == "$/progress" else {}
+            if point == "a third in" and value.get("records", 0) >= 20_000:
+                break
+            if point == "as the rows are in" and value.get("records", 0) >= 60_000:
+                break
+    os.kill(daemon.process.pid, signal.SIGKILL)
+    daemon.process.wait()
+
+    daemon = SocketDaemon(data_dir, socket_path)
+    try:
+        client = daemon.connect()
+        found = count(client, "shop")
+        assert found in (100, 60_100), f"all of the import or none of it, not {found}"
+        if found == 60_100:
+            assert client.result("search", {"index": "shop", "query": "imported product 59999"})["nbHits"] >= 1
+        assert client.result("search", {"index": "shop", "query": "ack item 42"})["hits"][0]["objectID"] == "ack-42"
+        # The index takes writes again.
+        client.result("saveObjects", {"index": "shop", "objects": records("after", 5, size=50)})
+        assert count(client, "shop") == found + 5
+    finally:
+        daemon.kill()
+
+
+# --- Damaged files ---------------------------------------------------------------------------------
+
+def stopped_with(short_tmp, data_dir, objects):
+    socket_path = os.path.join(short_tmp, "dmg.sock")
+    daemon = SocketDaemon(data_dir, socket_path)
+    client = daemon.connect()
+    client.result("saveObjects", {"index": "cat", "objects": objects})
+    assert daemon.terminate() == 0
+    return socket_path
+
+
+def test_a_truncated_derived_file_is_rebuilt_and_answers_stay_right(short_tmp, data_dir):
+    objects = records("t", 3_000, size=60)
+    socket_path = stopped_with(short_tmp, data_dir, objects)
+    derived = glob.glob(os.path.join(data_dir, "**", "search.index"), recursive=True)
+    assert derived
+    with open(derived[0], "r+b") as f:
+        f.truncate(os.path.getsize(derived[0]) // 3)
+    daemon = SocketDaemon(data_dir, socket_path)
+    try:
+        client = daemon.connect()
+        assert count(client, "cat") == 3_000
+        assert client.result("search", {"index": "cat", "query": "t item 2999"})["hits"][0]["objectID"] == "t-2999"
+        assert "rebuilt" in daemon.log_text()
+    finally:
+        daemon.kill()
+
+
+def test_a_damaged_sqlite_page_gives_a_storage_error_or_the_right_record(short_tmp, data_dir):
+    objects = records("s", 3_000, size=200)
+    socket_path = stopped_with(short_tmp, data_dir, objects)
+    stores = [path for path in glob.glob(os.path.join(data_dir, "**", "*"), recursive=True)
+              if os.path.isfile(path) and open(path, "rb").read(16) == b"SQLite format 3\0"]
+    assert stores, "the records live in an SQLite file"
+    store = max(stores, key=os.path.getsize)
+    page = 4096
+    pages = os.path.getsize(store) // page
+    with open(store, "r+b") as f:
+        for victim in (pages // 3, pages // 2, 2 * pages // 3):
+            f.seek(victim * page + 100)
+            f.write(os.urandom(page - 200))
+    by_id = {o["objectID"]: o for o in objects}
+
+    daemon = SocketDaemon(data_dir, socket_path)
+    try:
+        client = daemon.connect()
+        errors = 0
+        for start in range(0, 3_000, 500):
+            ids = [f"s-{i}" for i in range(start, start + 500)]
+            reply = client.request("getObjects", {"index": "cat", "objectIDs": ids})
+            if "error" in reply:
+                assert reply["error"]["code"] == STORAGE_FAILURE, reply
+                errors += 1
+                continue
+            for wanted, got in zip(ids, reply["result"]["results"]):
+                assert got == by_id[wanted], f"a wrong record for {wanted}: {got}"
+        for query in ("s item 1000", "s item 1500", "s item 2000", "lorem"):
+            reply = client.request("search", {"index": "cat", "query": query, "hitsPerPage": 50})
+            if "error" in reply:
+                assert reply["error"]["code"] == STORAGE_FAILURE, reply
+                errors += 1
+                continue
+            for hit in reply["result"]["hits"]:
+                assert hit["objectID"] in by_id, f"a hit that was never stored: {json.dumps(hit)[:300]}"
+                stored = {k: v for k, v in hit.items() if k in by_id[hit["objectID"]]}
+                assert stored == by_id[hit["objectID"]], f"a wrong record in a hit: {json.dumps(hit)[:200]}"
+        assert errors > 0, "three overwritten pages in the middle of the store went unnoticed"
+        assert "result" in client.request("listIndices"), "the daemon keeps serving"
+    finally:
+        daemon.kill()
+
+
+# --- The open-file limit ---------------------------------------------------------------------------
+
+def test_at_the_open_file_limit_new_connections_are_refused_cleanly_and_old_ones_served(short_tmp, data_dir):
+    limit = 64
+
+    def low_limit():
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+
+    socket_path = os.path.join(short_tmp, "fd.sock")
+    daemon = SocketDaemon(data_dir, socket_path, preexec_fn=low_limit)
+    extra = []
+    try:
+        first = daemon.connect()
+        first.result("saveObjects", {"index": "shop", "objects": records("fd", 50, size=50)})
+        upload = os.path.join(short_tmp, "fd.ndjson")
+        write_ndjson(upload, 100)
+        answered = refused = 0
+        for _ in range(2 * limit):
+            sock = socket.socket(socket.AF_UNIX)
+            extra.append(sock)
+            sock.settimeout(5)
+            try:
+                # A refused connection may be closed before the request is even written.
+                sock.connect(socket_path)
+                sock.sendall(b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n')
+                data = sock.recv(1 << 16)
+            except (socket.timeout, ConnectionResetError, BrokenPipeError, BlockingIOError):
+                data = b""
+            if data:
+                answered += 1
+            else:
+                refused += 1
+        assert answered > 0 and refused > 0, (answered, refused)
+
+        # At the limit: the connections already open are served, and the files
+        # the engine needs (a new reader, the file to import) are still there,
+        # because the daemon keeps the last descriptors for itself.
+        assert first.result("search", {"index": "shop", "query": "fd item 7"})["hits"][0]["objectID"] == "fd-7"
+        assert first.result("importFile", {"index": "shop", "path": upload})["imported"] == 100
+        assert "too many open files" in daemon.log_text().lower()
+
+        for sock in extra:
+            sock.close()
+        extra.clear()
+        # The daemon lets go of the closed connections as it reads their end.
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                fresh = daemon.connect()
+                break
+            except (OSError, AssertionError):
+                assert time.monotonic() < deadline, "new connections are served again once others close"
+                time.sleep(0.05)
+        assert count(fresh, "shop") == 150
+    finally:
+        for sock in extra:
+            sock.close()
+        daemon.kill()
