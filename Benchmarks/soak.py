@@ -176,6 +176,7 @@ def main():
     parser.add_argument("--rate", type=float, default=20, help="keystrokes per second per typist")
     parser.add_argument("--processes", type=int, default=2, help="reader processes")
     parser.add_argument("--burst", type=int, default=1000, help="connections opened at once at the end")
+    parser.add_argument("--daemon-arg", action="append", default=[], help="an extra argument for quarry serve")
     args = parser.parse_args()
     if not os.path.exists(args.binary):
         sys.exit(f"no binary at {args.binary}: swift build -c release --product quarry")
@@ -187,7 +188,8 @@ def main():
             _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
             resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
 
-        daemon = subprocess.Popen([args.binary, "serve", "--socket", path, "--data-dir", os.path.join(tmp, "data")],
+        daemon = subprocess.Popen([args.binary, "serve", "--socket", path, "--data-dir", os.path.join(tmp, "data"),
+                                   *args.daemon_arg],
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   stderr=open(os.path.join(tmp, "daemon.log"), "wb"), preexec_fn=raise_fd_limit)
         try:

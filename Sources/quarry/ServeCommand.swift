@@ -42,12 +42,16 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The largest message accepted, in bytes.")
     var maxMessageSize: Int = 64 << 20
 
+    @Option(help: "Searches run at once (default: the number of cores less one, at least 1).")
+    var searchThreads: Int?
+
     func validate() throws {
         if daemon && socket != nil { throw ValidationError("--daemon and --socket both choose the socket; give one") }
         if (daemon || socket != nil) && listen != nil { throw ValidationError("--listen adds a socket to stdio; it cannot be combined with --daemon or --socket") }
         if let idleTimeout, idleTimeout <= 0 { throw ValidationError("--idle-timeout must be a positive number of seconds") }
         if sessionGrace < 0 { throw ValidationError("--session-grace must be 0 or more seconds") }
         if maxMessageSize < 1024 { throw ValidationError("--max-message-size must be at least 1024 bytes") }
+        if let searchThreads, !(1...256).contains(searchThreads) { throw ValidationError("--search-threads must be 1 to 256") }
     }
 
     func run() throws {
@@ -114,6 +118,7 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.idleTimeout = idleTimeout
         serverConfiguration.maxMessageSize = maxMessageSize
         serverConfiguration.sessionGracePeriod = sessionGrace
+        if let searchThreads { serverConfiguration.searchConcurrency = searchThreads }
         serverConfiguration.daemon = DaemonInfo(pid: Int(getpid()), sockets: sockets, dataDirectory: directory)
         let server = Server(configuration: serverConfiguration, engine: engine, sink: transport, log: log)
         server.started()

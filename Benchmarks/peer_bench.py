@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Quarry beside a peer, Tantivy, in the same run, on the realistic catalogue.
+
+Quarry is measured as a client sees it: a release daemon on a Unix socket, the
+catalogue imported with `importFile`, then `search` keystroke by keystroke (top 20,
+default highlighting, exact counts of 3 facets). The peer is tantivy-py in this
+process: the same records indexed from the same file, the same keystrokes as a
+query of the same meaning (every word required in name, brand or description,
+the last one as a prefix), the top 20 documents fetched, and exact counts of the
+same facets by terms aggregation. Typo tolerance is off on both sides so that the
+hit and facet counts can be checked equal; a typo-tolerant Quarry pass is printed
+after, without a peer. Prints each figure and the ratio Quarry / peer:
+indexing rate, index size on disk, serving RSS, reopen, keystroke p50/p99 (warm
+passes, and the first pass after reopening).
+
+    swift build -c release --product quarry
+    python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tantivy   # benchmarks only
+    /tmp/peer/bin/python Benchmarks/peer_bench.py --count 100000
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import catalogue  # noqa: E402
+
+FACETS = ["brand", "categories.lvl0", "tags"]
+SEARCHABLE = ["name", "brand", "description"]
+PLAIN = re.compile(r"^[a-z]{2,}$")
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def disk_mib(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.path.getsize(os.path.join(root, name))
+            except OSError:
+                pass
+    return total / (1 << 20)
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))]
+
+
+class Daemon:
+    """A release `quarry serve` on a socket, spoken to in NDJSON."""
+
+    def __init__(self, binary, data, path):
+        self.binary, self.data, self.path = binary, data, path
+        self.start()
+
+    def start(self):
+        began = time.monotonic()
+        self.process = subprocess.Popen([self.binary, "serve", "--socket", self.path, "--data-dir", self.data],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX)
+                self.sock.connect(self.path)
+                break
+            except OSError:
+                time.sleep(0.005)
+        self.buffer = b""
+        self.next_id = 0
+        self.call("initialize", {})
+        return time.monotonic() - began
+
+    def call(self, method, params, timeout=3600):
+        self.next_id += 1
+        self.sock.sendall(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method,
+                                      "params": params}).encode() + b"\n")
+        self.sock.settimeout(timeout)
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                line, self.buffer = self.buffer[:newline], self.buffer[newline + 1:]
+                message = json.loads(line)
+                if message.get("id") == self.next_id:
+                    if "error" in message:
+                        raise RuntimeError(f"{method}: {message['error']}")
+                    return message["result"]
+                continue
+            chunk = self.sock.recv(1 << 20)
+            if not chunk:
+                raise RuntimeError("the daemon closed the connection")
+            self.buffer += chunk
+
+    def stop(self):
+        self.sock.close()
+        self.process.terminate()
+        self.process.wait()
+
+
+class Peer:
+    """tantivy-py, in process."""
+
+    def __init__(self, directory):
+        import tantivy
+        self.tantivy = tantivy
+        builder = tantivy.SchemaBuilder()
+        builder.add_text_field("objectID", stored=True, tokenizer_name="raw")
+        for field in SEARCHABLE:
+            builder.add_text_field(field, stored=True)
+        for field in FACETS:
+            builder.add_text_field("f_" + field, stored=False, tokenizer_name="raw", fast=True)
+        builder.add_text_field("record", stored=True, index_option="basic", tokenizer_name="raw")
+        self.schema = builder.build()
+        self.directory = directory
+        self.index = tantivy.Index(self.schema, path=directory)
+
+    def load(self, path):
+        writer = self.index.writer(heap_size=256 << 20, num_threads=2)
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                record = json.loads(line)
+                document = {"objectID": record["objectID"], "name": record["name"], "brand": record["brand"],
+                            "description": record["description"], "record": line.rstrip("\n"),
+                            "f_brand": record["brand"], "f_categories.lvl0": record["categories"]["lvl0"],
+                            "f_tags": record["tags"]}
+                writer.add_document(self.tantivy.Document(**document))
+        writer.commit()
+        writer.wait_merging_threads()
+        self.index.reload()
+
+    def open(self):
+        self.index = self.tantivy.Index.open(self.directory)
+        self.index.reload()
+        self.searcher = self.index.searcher()
+
+    def query(self, text):
+        t, Occur = self.tantivy, self.tantivy.Occur
+        words = [w for w in re.split(r"[^a-z0-9]+", text.lower()) if w]
+        if not words:
+            return t.Query.all_query()
+        clauses = []
+        for position, word in enumerate(words):
+            last = position == len(words) - 1 and not text.endswith(" ")
+            per_field = [(Occur.Should, t.Query.regex_query(self.schema, field, re.escape(word) + ".*") if last
+                          else t.Query.term_query(self.schema, field, word)) for field in SEARCHABLE]
+            clauses.append((Occur.Must, t.Query.boolean_query(per_field)))
+        return t.Query.boolean_query(clauses)
+
+    def keystroke(self, text):
+        query = self.query(text)
+        result = self.searcher.search(query, 20, count=True)
+        hits = [json.loads(self.searcher.doc(address)["record"][0]) for _, address in result.hits]
+        aggregation = {f: {"terms": {"field": "f_" + f, "size": 100_000}} for f in FACETS}
+        counts = self.searcher.aggregate(query, aggregation)
+        facets = {f: {b["key"]: b["doc_count"] for b in counts[f]["buckets"]} for f in FACETS}
+        return result.count, hits, facets
+
+
+def keystrokes(words, count, seed=3):
+    """Typed queries of 1–3 real words, one keystroke at a time."""
+    rng = random.Random(seed)
+    typed = []
+    while len(typed) < count:
+        query = " ".join(rng.choice(words) for _ in range(rng.choice([1, 1, 2, 2, 3])))
+        typed.extend(query[:n] for n in range(1, len(query) + 1) if not query[:n].endswith(" "))
+    return typed[:count]
+
+
+def quarry_keystroke(daemon, text, typos):
+    params = {"index": "products", "query": text, "hitsPerPage": 20, "facets": FACETS, "maxValuesPerFacet": 100}
+    if not typos:
+        params["typoTolerance"] = False
+    began = time.perf_counter()
+    result = daemon.call("search", params)
+    return time.perf_counter() - began, result
+
+
+def run(args):
+    with tempfile.TemporaryDirectory(prefix="qpeer", dir="/tmp") as tmp:
+        records = os.path.join(tmp, "catalogue.ndjson")
+        vocabulary = set()
+        with open(records, "w") as f:
+            for record in catalogue.records(args.count):
+                f.write(json.dumps(record, ensure_ascii=False) + "\n")
+                if len(vocabulary) < 3000:
+                    vocabulary.update(w for w in record["name"].lower().split() if PLAIN.match(w))
+        raw_mib = os.path.getsize(records) / (1 << 20)
+        typed = keystrokes(sorted(vocabulary), args.keystrokes)
+        print(f"catalogue: {args.count} records, {raw_mib:.0f} MiB of NDJSON "
+              f"({os.path.getsize(records) / args.count:.0f} B a record); {len(typed)} keystrokes a pass")
+
+        data = os.path.join(tmp, "data")
+        daemon = Daemon(args.binary, data, os.path.join(tmp, "q.sock"))
+        began = time.monotonic()
+        daemon.call("importFile", {"index": "products", "path": records, "settings": {
+            "searchableAttributes": SEARCHABLE, "attributesForFaceting": FACETS, "customRanking": ["desc(popularity)"]}})
+        q_index_s = time.monotonic() - began
+        daemon.stop()
+        q_reopen = daemon.start()
+        q_cold = [quarry_keystroke(daemon, text, False)[0] for text in typed]
+        q_warm, q_results = [], {}
+        for _ in range(args.passes):
+            for text in typed:
+                seconds, result = quarry_keystroke(daemon, text, False)
+                q_warm.append(seconds)
+                q_results[text] = result
+        q_typo = [quarry_keystroke(daemon, text, True)[0] for text in typed]
+        q_rss = rss_mib(daemon.process.pid)
+        daemon.stop()
+        q_disk = disk_mib(data)
+
+        peer_dir = os.path.join(tmp, "tantivy")
+        os.mkdir(peer_dir)
+        baseline = rss_mib(os.getpid())
+        peer = Peer(peer_dir)
+        began = time.monotonic()
+        peer.load(records)
+        p_index_s = time.monotonic() - began
+        del peer
+        began = time.monotonic()
+        peer = reopen_peer(peer_dir)
+        p_reopen = time.monotonic() - began
+        p_cold = []
+        for text in typed:
+            began = time.perf_counter()
+            peer.keystroke(text)
+            p_cold.append(time.perf_counter() - began)
+        p_warm, mismatches = [], []
+        for _ in range(args.passes):
+            for text in typed:
+                began = time.perf_counter()
+                count, hits, facets = peer.keystroke(text)
+                p_warm.append(time.perf_counter() - began)
+                mine = q_results[text]
+                if mine["nbHits"] != count:
+                    mismatches.append(f"{text!r}: nbHits {mine['nbHits']} vs {count}")
+                for facet in FACETS:
+                    for value, n in (mine.get("facets", {}).get(facet) or {}).items():
+                        if facets[facet].get(value) != n:
+                            mismatches.append(f"{text!r}: {facet}={value} {n} vs {facets[facet].get(value)}")
+        p_rss = rss_mib(os.getpid()) - baseline
+        p_disk = disk_mib(peer_dir)
+
+    def row(label, quarry, peer, unit, fmt="{:.1f}"):
+        ratio = quarry / peer if peer else float("nan")
+        print(f"| {label} | {fmt.format(quarry)} {unit} | {fmt.format(peer)} {unit} | {ratio:.2f}× |")
+
+    print("\n| | Quarry (daemon) | Tantivy (in process) | Quarry / Tantivy |\n|---|---|---|---|")
+    row("indexing rate", args.count / q_index_s, args.count / p_index_s, "docs/s", "{:,.0f}")
+    row("index on disk", q_disk, p_disk, "MiB")
+    row("serving RSS after the passes", q_rss, p_rss, "MiB")
+    row("reopen", q_reopen * 1000, p_reopen * 1000, "ms")
+    ms = lambda values, p: percentile(values, p) * 1000
+    row("keystroke p50, warm", ms(q_warm, 0.5), ms(p_warm, 0.5), "ms", "{:.2f}")
+    row("keystroke p99, warm", ms(q_warm, 0.99), ms(p_warm, 0.99), "ms", "{:.2f}")
+    row("keystroke p50, first pass after reopen", ms(q_cold, 0.5), ms(p_cold, 0.5), "ms", "{:.2f}")
+    row("keystroke p99, first pass after reopen", ms(q_cold, 0.99), ms(p_cold, 0.99), "ms", "{:.2f}")
+    print(f"\nQuarry with typo tolerance (no peer): p50 {ms(q_typo, 0.5):.2f} ms, p99 {ms(q_typo, 0.99):.2f} ms")
+    print(f"serving RSS / raw JSON: Quarry {q_rss / raw_mib:.2f}×; Tantivy's RSS is this Python process's growth")
+    checked = len(typed) * args.passes
+    print(f"hit and facet counts: {checked - len(set(m.split(':')[0] for m in mismatches))} of {checked} keystrokes "
+          f"agree" + (f"; first differences: {mismatches[:5]}" if mismatches else ""))
+
+
+def reopen_peer(directory):
+    peer = Peer.__new__(Peer)
+    import tantivy
+    peer.tantivy = tantivy
+    peer.directory = directory
+    peer.open()
+    peer.schema = peer.index.schema
+    return peer
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "quarry"))
+    parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--keystrokes", type=int, default=300)
+    parser.add_argument("--passes", type=int, default=2, help="warm passes")
+    args = parser.parse_args()
+    if not os.path.exists(args.binary):
+        sys.exit(f"no binary at {args.binary}: swift build -c release --product quarry")
+    try:
+        import tantivy  # noqa: F401
+    except ImportError:
+        sys.exit("the peer needs tantivy: python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tantivy")
+    run(args)
+
+
+if __name__ == "__main__":
+    main()
