@@ -40,6 +40,28 @@ package final class ImportFileBytes {
         return buffer[position]
     }
 
+    /// Appends the bytes up to the next `\n` (not included) to `line`, and
+    /// consumes the `\n`; false when the file had no byte left. Scans the
+    /// buffer a block at a time: NDJSON imports read every byte through here.
+    func readLine(into line: inout [UInt8]) throws(EngineError) -> Bool {
+        var sawByte = false
+        while true {
+            if position == count, try !refill() { return sawByte }
+            sawByte = true
+            let start = position, end = count
+            let newline: Int? = buffer.withUnsafeBufferPointer { all in
+                guard let base = all.baseAddress, let found = memchr(base + start, 0x0A, end - start) else { return nil }
+                return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            }
+            line.append(contentsOf: buffer[start..<(newline ?? end)])
+            if let newline {
+                position = newline + 1
+                return true
+            }
+            position = end
+        }
+    }
+
     func peek() throws(EngineError) -> UInt8? {
         if position == count, try !refill() { return nil }
         return buffer[position]

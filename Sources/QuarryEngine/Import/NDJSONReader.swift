@@ -14,13 +14,7 @@ struct NDJSONReader: ImportReader {
     mutating func next() throws(EngineError) -> ImportItem? {
         while true {
             line.removeAll(keepingCapacity: true)
-            var sawByte = false
-            while let byte = try bytes.next() {
-                sawByte = true
-                if byte == UInt8(ascii: "\n") { break }
-                line.append(byte)
-            }
-            guard sawByte else { return nil }
+            guard try bytes.readLine(into: &line) else { return nil }
             lineNumber += 1
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.allSatisfy(\.isJSONWhitespace) { continue }
