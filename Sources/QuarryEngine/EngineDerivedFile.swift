@@ -43,7 +43,7 @@ enum EngineDerivedFile {
     /// Builds a search index from every stored record, streaming.
     static func build(store: IndexStore, settings: IndexSettings) throws(EngineError) -> SearchIndex {
         let records = try store.allRecords()
-        let index = SearchIndex.build(settings: settings, records: records)
+        let index = SearchIndex.build(settings: settings, uniqueRecords: records)
         if let failure = records.failure { throw failure }
         return index
     }

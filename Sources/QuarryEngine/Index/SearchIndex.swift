@@ -42,17 +42,23 @@ public final class SearchIndex: Sendable {
         self.dead = dead
     }
 
+    /// Later records with the same docID replace earlier ones, as a write batch would.
     public static func build(settings: IndexSettings, records: some Sequence<(DocID, JSONObject)>) -> SearchIndex {
-        let layout = SearchableLayout(settings: settings)
-        let order = StaticOrder(settings: settings)
-        var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings))
-        // Later records with the same docID replace earlier ones, as a write batch would.
         var seen: [DocID: Int] = [:]
         var list: [(DocID, JSONObject)] = []
         for (id, record) in records {
             if let at = seen[id] { list[at] = (id, record) } else { seen[id] = list.count; list.append((id, record)) }
         }
-        for (id, record) in list { builder.add(docID: id, record: record) }
+        return build(settings: settings, uniqueRecords: list)
+    }
+
+    /// Records whose docIDs are all distinct (a store's rows), added as they
+    /// stream by: a rebuild holds one parsed record at a time, not all of them.
+    static func build(settings: IndexSettings, uniqueRecords records: some Sequence<(DocID, JSONObject)>) -> SearchIndex {
+        let layout = SearchableLayout(settings: settings)
+        let order = StaticOrder(settings: settings)
+        var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings))
+        for (id, record) in records { builder.add(docID: id, record: record) }
         let segment = builder.finish()
         return SearchIndex(settings: settings, layout: layout, order: order, segments: [segment],
                            dead: [Bitset(capacity: segment.count)])
