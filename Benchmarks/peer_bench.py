@@ -34,6 +34,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import catalogue  # noqa: E402
 
 FACETS = ["brand", "categories.lvl0", "tags"]
+# For experiments on the daemon's environment, e.g. QUARRY_BENCH_ENV=MALLOC_ARENA_MAX=2.
+EXTRA_ENV = dict(item.split("=", 1) for item in os.environ.get("QUARRY_BENCH_ENV", "").split(",") if "=" in item)
 SEARCHABLE = ["name", "brand", "description"]
 PLAIN = re.compile(r"^[a-z]{2,}$")
 
@@ -72,7 +74,8 @@ class Daemon:
     def start(self):
         began = time.monotonic()
         self.process = subprocess.Popen([self.binary, "serve", "--socket", self.path, "--data-dir", self.data],
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        env={**os.environ, **EXTRA_ENV})
         while True:
             try:
                 self.sock = socket.socket(socket.AF_UNIX)
@@ -191,13 +194,22 @@ def quarry_keystroke(daemon, text, typos):
 
 def run(args):
     with tempfile.TemporaryDirectory(prefix="qpeer", dir="/tmp") as tmp:
-        records = os.path.join(tmp, "catalogue.ndjson")
+        records = args.catalogue or os.path.join(tmp, "catalogue.ndjson")
         vocabulary = set()
-        with open(records, "w") as f:
-            for record in catalogue.records(args.count):
-                f.write(json.dumps(record, ensure_ascii=False) + "\n")
-                if len(vocabulary) < 3000:
-                    vocabulary.update(w for w in record["name"].lower().split() if PLAIN.match(w))
+        if args.catalogue:
+            with open(records, encoding="utf-8") as f:
+                for line in f:
+                    if len(vocabulary) >= 3000:
+                        break
+                    vocabulary.update(w for w in json.loads(line)["name"].lower().split() if PLAIN.match(w))
+            with open(records, "rb") as f:
+                args.count = sum(1 for _ in f)
+        else:
+            with open(records, "w") as f:
+                for record in catalogue.records(args.count):
+                    f.write(json.dumps(record, ensure_ascii=False) + "\n")
+                    if len(vocabulary) < 3000:
+                        vocabulary.update(w for w in record["name"].lower().split() if PLAIN.match(w))
         raw_mib = os.path.getsize(records) / (1 << 20)
         typed = keystrokes(sorted(vocabulary), args.keystrokes)
         print(f"catalogue: {args.count} records, {raw_mib:.0f} MiB of NDJSON "
@@ -211,6 +223,7 @@ def run(args):
         q_index_s = time.monotonic() - began
         daemon.stop()
         q_reopen = daemon.start()
+        q_rss_open = rss_mib(daemon.process.pid)
         q_cold = [quarry_keystroke(daemon, text, False)[0] for text in typed]
         q_warm, q_results = [], {}
         for _ in range(args.passes):
@@ -263,6 +276,7 @@ def run(args):
     row("indexing rate", args.count / q_index_s, args.count / p_index_s, "docs/s", "{:,.0f}")
     row("index on disk", q_disk, p_disk, "MiB")
     row("serving RSS after the passes", q_rss, p_rss, "MiB")
+    print(f"| Quarry RSS right after reopening | {q_rss_open:.1f} MiB | | |")
     row("reopen", q_reopen * 1000, p_reopen * 1000, "ms")
     ms = lambda values, p: percentile(values, p) * 1000
     row("keystroke p50, warm", ms(q_warm, 0.5), ms(p_warm, 0.5), "ms", "{:.2f}")
@@ -290,6 +304,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "quarry"))
     parser.add_argument("--count", type=int, default=100_000)
+    parser.add_argument("--catalogue", help="an NDJSON file from catalogue.py to use instead of generating one")
     parser.add_argument("--keystrokes", type=int, default=300)
     parser.add_argument("--passes", type=int, default=2, help="warm passes")
     args = parser.parse_args()
