@@ -39,7 +39,10 @@ enum AtomicFile {
         if dfd >= 0 { _ = fsync(dfd); close(dfd) }
     }
 
-    static func read(_ path: String) throws(DerivedIndexError) -> [UInt8] {
+    /// Runs `body` over the file's bytes mapped read-only: reading a large
+    /// index this way skips the zeroed buffer and the copy `read` would make.
+    /// Files are only ever replaced by rename, so a mapping never sees one shrink.
+    static func withMapped<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) throws(DerivedIndexError) -> T {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw .missing }
@@ -49,19 +52,12 @@ enum AtomicFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .io("cannot stat \(path): errno \(errno)") }
         let size = Int(info.st_size)
-        var failure: DerivedIndexError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var done = 0
-            while done < size {
-                let n = Glibc.read(fd, buffer.baseAddress.map { $0 + done }, size - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                done += n
-            }
-            if done < size { failure = .corrupt("short read (\(done) of \(size) bytes)") }
-            initialized = done
+        guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapping != MAP_FAILED else {
+            throw .io("cannot map \(path): errno \(errno)")
         }
-        if let failure { throw failure }
-        return bytes
+        defer { munmap(mapping, size) }
+        _ = madvise(mapping, size, MADV_SEQUENTIAL)
+        return body(UnsafeRawBufferPointer(start: mapping, count: size))
     }
 }

@@ -59,9 +59,8 @@ extension SearchIndex {
     }
 
     public static func read(from path: String, settings: IndexSettings) throws -> (index: SearchIndex, generation: UInt64) {
-        let bytes = try AtomicFile.read(path)
         // A Result rather than a typed-throws closure: Swift 6.3 crashes compiling the latter here.
-        let result = bytes.withUnsafeBytes { raw in
+        let result = try AtomicFile.withMapped(path) { raw in
             Result { () throws(DerivedIndexError) in try decode(raw, settings: settings) }
         }
         return try result.get()
