@@ -147,7 +147,7 @@ def test_a_request_in_flight_when_the_owner_dies_fails_once_and_says_to_retry(sp
     first.process.wait(timeout=TIMEOUT)
     reply = b.reply_to(import_id, timeout=60)
     if "error" in reply:
-        assert reply["error"]["code"] == -32603 and reply["error"]["data"] == {"retry": True}, reply
+        assert reply["error"]["code"] == -32803 and reply["error"]["data"] == {"retry": True}, reply
         assert "send it again" in reply["error"]["message"]
     assert "result" in b.request("listIndices"), "the next request is answered by the new owner"
     b.request("shutdown")

@@ -173,7 +173,7 @@ final class SpawnerRelay: Sendable {
 
     static func orphaned(_ id: JSON) -> JSON {
         ["jsonrpc": "2.0", "id": id, "error": [
-            "code": -32603,
+            "code": -32803,
             "message": "the daemon handling this request stopped before answering; it may or may not have been applied: send it again",
             "data": ["retry": true],
         ]]

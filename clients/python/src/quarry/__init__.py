@@ -12,7 +12,7 @@ from .aio import AsyncClient
 from .client import Client
 from .daemon import default_socket_path
 from .errors import (CannotConnect, ConnectionLost, ContentModified, DiskFull, InternalError, InvalidParams,
-                     InvalidRequest, MethodNotFound, ParseError, QuarryError, RequestCancelled, ResourceExhausted,
+                     InvalidRequest, MethodNotFound, ParseError, QuarryError, RequestCancelled, RequestFailed, ResourceExhausted,
                      RpcError, ServerNotInitialized, StorageFailure)
 from .session import Session
 from .session_async import AsyncSession
@@ -27,7 +27,7 @@ __all__ = [
     "AsyncClient", "AsyncSession", "BrowsePage", "CannotConnect", "Client", "ConnectionLost", "ContentModified", "DiskFull",
     "FacetHit",
     "FacetSearchResponse", "Hit", "ImportResult", "IndexInfo", "InternalError", "InvalidParams", "InvalidRequest",
-    "MethodNotFound", "ParseError", "Progress", "QuarryError", "RequestCancelled", "ResourceExhausted", "ResultsUpdate", "RpcError",
+    "MethodNotFound", "ParseError", "Progress", "QuarryError", "RequestCancelled", "RequestFailed", "ResourceExhausted", "ResultsUpdate", "RpcError",
     "SearchResponse", "ServerInfo", "ServerNotInitialized", "Session", "SettingsResult", "StateChanged", "StorageFailure",
     "WriteResult", "default_socket_path", "facet_filter", "facets_searcher", "group", "hits_searcher",
     "numeric_filter", "range_filter", "str_spans", "tag_filter",

@@ -99,10 +99,17 @@ class ContentModified(RpcError):
     code = -32801
 
 
+class RequestFailed(RpcError):
+    """A spawner relay's daemon stopped before answering; ``data["retry"]`` is true: send the request again."""
+
+    code = -32803
+
+
 _BY_CODE: dict[int, type[RpcError]] = {
     cls.code: cls
     for cls in (ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, DiskFull,
-                StorageFailure, ResourceExhausted, ServerNotInitialized, RequestCancelled, ContentModified)
+                StorageFailure, ResourceExhausted, ServerNotInitialized, RequestCancelled, ContentModified,
+                RequestFailed)
 }
 
 
