@@ -77,6 +77,17 @@ public final class Server: Sendable {
     }
 
     public func framingFailed(_ error: FramingError, on id: ConnectionID) {
+        guard let reply = Self.reply(to: error) else {
+            log("connection \(id): \(error)")
+            return
+        }
+        guard let connection = connections.withLock({ $0[id] }) else { return }
+        connection.queue.async { self.send(reply, to: id) }
+    }
+
+    /// The error reply to a frame that could not be read; nil for one cut short by the end of input,
+    /// which gets none. A forwarding `quarry serve` answers its frontend's with the same.
+    public static func reply(to error: FramingError) -> JSON? {
         let reply: ResponseError
         switch error {
         case .messageTooLarge(let declared, let limit):
@@ -85,12 +96,10 @@ public final class Server: Sendable {
             reply = .invalidRequest("invalid request: line exceeds the limit of \(limit) bytes (--max-message-size)")
         case .invalidHeader(let reason):
             reply = ResponseError(code: .parseError, message: "parse error: invalid header: \(reason)")
-        case .truncatedAtEOF(let missing):
-            log("connection \(id): input ended \(missing) bytes short of a complete message")
-            return
+        case .truncatedAtEOF:
+            return nil
         }
-        guard let connection = connections.withLock({ $0[id] }) else { return }
-        connection.queue.async { self.send(OutgoingMessage.error(reply, id: nil), to: id) }
+        return OutgoingMessage.error(reply, id: nil)
     }
 
     /// The peer's input ended. Replies still owed are sent (a client that

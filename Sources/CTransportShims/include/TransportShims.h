@@ -28,6 +28,10 @@ int qt_fs_read(uv_loop_t *loop, uv_fs_t *request, int fd, void *base, size_t len
 /// Sets the buffer libuv reads into.
 void qt_set_buf(uv_buf_t *buf, void *base, size_t length);
 
+/// Sends `length` bytes over a Unix socket with `fd` attached (SCM_RIGHTS), blocking.
+/// Returns bytes sent or -errno.
+long qt_send_with_descriptor(int socket, const void *base, size_t length, int fd);
+
 /// A reader that goes away must not kill the daemon.
 void qt_ignore_sigpipe(void);
 

@@ -11,12 +11,13 @@ extension Connection {
 
     func enqueue(_ payload: [UInt8], coalescingKey: String?) {
         guard !isClosed, !closeRequested else { return }
-        let framing = decoder.framing ?? .contentLength
-        let frame = OutboundFrame(
+        let framing = handoff?.framing ?? decoder.framing ?? .contentLength
+        var frame = OutboundFrame(
             prefix: FrameEncoder.prefix(for: framing, payloadCount: payload.count),
             body: payload,
             suffix: FrameEncoder.suffix(for: framing),
             coalescingKey: coalescingKey)
+        if handoff != nil { frame.acknowledgement = OutputHandoff.acknowledgement(for: payload) }
         queue.append(frame, coalescingThreshold: loop.configuration.coalescingThreshold)
         let pending = queue.queuedBytes + (chunkInFlight?.count ?? 0)
         if pending > loop.configuration.maxQueuedBytes {
@@ -34,6 +35,7 @@ extension Connection {
             switch output {
             case .file(let fd):
                 guard writeBlocking(frame, to: fd) else { return }
+                acknowledge(frame.acknowledgement)
             case .stream(let handle):
                 let written = frame.withUnsentSegments { p, b, s in
                     qt_try_write3(qt_stream(handle), p.baseAddress, p.count, b.baseAddress, b.count,
@@ -48,6 +50,7 @@ extension Connection {
                     startChunkWrite(handle)
                     return
                 }
+                acknowledge(frame.acknowledgement)
             }
         }
         closeIfFlushed()
@@ -57,8 +60,10 @@ extension Connection {
         let size = min(Self.inFlightLimit, queue.queuedBytes)
         guard size > 0 else { return }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
-        let copied = queue.take(into: chunk)
+        var finished: [[UInt8]] = []
+        let copied = queue.take(into: chunk, finishing: &finished)
         chunkInFlight = chunk
+        chunkAcknowledgements = finished
         let request = UVRequest.allocate(UV_WRITE, owner: self)
         let status = qt_write(qt_write_req(request), qt_stream(handle), chunk.baseAddress, copied) { request, status in
             guard let request, let connection = UVRequest.finish(UnsafeMutableRawPointer(request), as: Connection.self)
@@ -68,6 +73,9 @@ extension Connection {
             if status < 0 {
                 connection.writeFailed(status)
             } else {
+                let finished = connection.chunkAcknowledgements
+                connection.chunkAcknowledgements = []
+                for acknowledgement in finished { connection.acknowledge(acknowledgement) }
                 connection.pump()
             }
         }
@@ -103,6 +111,15 @@ extension Connection {
             queue.advance(by: written)
         }
         return true
+    }
+
+    /// Tells the relay a reply reached its frontend. Best effort: a lost line only makes the relay
+    /// answer that request with a retry error should this daemon die.
+    func acknowledge(_ acknowledgement: [UInt8]?) {
+        guard let acknowledgement, let handoff else { return }
+        _ = acknowledgement.withUnsafeBytes {
+            Glibc.send(handoff.socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
+        }
     }
 
     private func writeFailed(_ status: Int32) {

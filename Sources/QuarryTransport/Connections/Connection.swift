@@ -15,11 +15,16 @@ final class Connection {
     let kind: ConnectionKind
     unowned let loop: EventLoop
     let input: Input
-    let output: Output
+    /// Changes once at most: to the descriptor a relay hands over (`OutputHandoff`).
+    private(set) var output: Output
+    /// Set when replies go to a relay's frontend: its framing, and the relay's socket for acknowledgements.
+    private(set) var handoff: (framing: Framing, socket: Int32)?
     var decoder: FrameDecoder
     var queue = OutboundQueue()
     /// The owned copy handed to `uv_write`, if any; at most one at a time.
     var chunkInFlight: UnsafeMutableRawBufferPointer?
+    /// The acknowledgements of the frames that end in `chunkInFlight`.
+    var chunkAcknowledgements: [[UInt8]] = []
     private(set) var inputEnded = false
     private(set) var closeRequested = false
     private(set) var isClosed = false
@@ -98,10 +103,45 @@ final class Connection {
     private func deliver(_ events: [FrameEvent]) {
         for event in events {
             switch event {
+            case .frame(let payload) where kind == .socket && payload.count < 256 && adoptOutput(payload):
+                continue
+            case .frame(let payload) where handoff != nil && OutputHandoff.echoed(payload) != nil:
+                enqueue(Array(OutputHandoff.echoed(payload) ?? []), coalescingKey: nil)
             case .frame(let payload): loop.delegate.transport(loop.transport, didReceive: payload, on: id)
             case .error(let error): loop.delegate.transport(loop.transport, didFail: error, on: id)
             }
         }
+    }
+
+    /// Takes over the descriptor a relay sent with its handoff request; false if `payload` is not one.
+    /// Refused (the relay keeps relaying replies) unless nothing was sent to the socket yet.
+    private func adoptOutput(_ payload: [UInt8]) -> Bool {
+        guard let framing = OutputHandoff.requestedFraming(payload) else { return false }
+        guard case .stream(let socket) = input, handoff == nil, queue.isEmpty, chunkInFlight == nil,
+              uv_pipe_pending_count(qt_pipe(socket)) > 0
+        else {
+            loop.log("connection \(id): output handoff refused (no descriptor, or output already under way)")
+            return true
+        }
+        let handle = UVHandle.allocate(UV_NAMED_PIPE)
+        guard uv_pipe_init(loop.loop, qt_pipe(handle), 0) == 0 else {
+            UVHandle.free(handle)
+            return true
+        }
+        var descriptor: uv_os_fd_t = -1
+        let status = uv_accept(qt_stream(socket), qt_stream(handle))
+        guard status == 0, uv_fileno(qt_handle(socket), &descriptor) == 0 else {
+            loop.log("connection \(id): output handoff failed: \(Self.describe(status))")
+            UVHandle.close(handle)
+            return true
+        }
+        UVHandle.setOwner(handle, self)
+        output = .stream(handle)
+        handoff = (framing, descriptor)
+        _ = (OutputHandoff.adopted + [10]).withUnsafeBytes {
+            Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
+        }
+        return true
     }
 
     /// Regular files and character devices cannot be polled: read them on libuv's pool.

@@ -4,6 +4,8 @@ struct OutboundFrame {
     let body: [UInt8]
     let suffix: [UInt8]
     let coalescingKey: String?
+    /// What to tell a relay once the frame is out (see `OutputHandoff`).
+    var acknowledgement: [UInt8]? = nil
     /// Bytes of prefix + body + suffix already written or handed to libuv.
     var sent = 0
 
@@ -103,11 +105,18 @@ struct OutboundQueue {
     /// Copies unsent bytes of as many head frames as fit into `destination`,
     /// marking them sent; returns the number of bytes copied.
     mutating func take(into destination: UnsafeMutableRawBufferPointer) -> Int {
+        var ignored: [[UInt8]] = []
+        return take(into: destination, finishing: &ignored)
+    }
+
+    /// The same, adding the acknowledgements of the frames copied to their end to `finished`.
+    mutating func take(into destination: UnsafeMutableRawBufferPointer, finishing finished: inout [[UInt8]]) -> Int {
         var copied = 0
         while copied < destination.count, let frame = first {
             let n = frame.copyUnsent(into: UnsafeMutableRawBufferPointer(rebasing: destination[copied...]))
             copied += n
             advance(by: n)
+            if n == frame.remaining, let acknowledgement = frame.acknowledgement { finished.append(acknowledgement) }
             if n == 0 { break }
         }
         return copied

@@ -46,7 +46,8 @@ final class UnixSocketListener {
             return
         }
         let client = UVHandle.allocate(UV_NAMED_PIPE)
-        guard uv_pipe_init(loop.loop, qt_pipe(client), 0) == 0 else {
+        // IPC mode: a relay may send its stdout along (`OutputHandoff`).
+        guard uv_pipe_init(loop.loop, qt_pipe(client), 1) == 0 else {
             UVHandle.free(client)
             return
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import QuarryJSON
+import QuarryServer
 import QuarrySync
 import QuarryTransport
 
@@ -9,6 +10,10 @@ import QuarryTransport
 /// relays its frontend's messages to the owner's socket and the replies back,
 /// so the editor that spawned it sees an ordinary stdio server while sharing
 /// the owner's indices and sessions.
+///
+/// Replies skip the relay: with its first line it hands its stdout to the owner
+/// (`OutputHandoff`), which writes replies and pushes straight to the frontend
+/// and acknowledges each reply on the socket.
 ///
 /// If the owner goes away, the relay connects to the next one (starting a
 /// background daemon when no process owns the directory any more), replays the
@@ -19,7 +24,12 @@ final class SpawnerRelay: Sendable {
         var fd: Int32 = -1
         /// Bumped on every reconnect; a request remembers the link it went out on.
         var generation = 0
+        /// The first link's owner writes to the frontend itself. After a reconnect the relay relays
+        /// replies again: the new owner's replies to the replayed handshake must not reach the frontend.
+        var handoff = Handoff.none
     }
+
+    private enum Handoff { case none, requested, adopted }
 
     /// How long to look for a new owner before giving up, in seconds.
     static let reconnectWindow = 15.0
@@ -88,11 +98,17 @@ final class SpawnerRelay: Sendable {
             let events = count > 0
                 ? buffer.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 : decoder.finish()
-            if let framing = decoder.framing { ledger.withLock { if $0.framing == nil { $0.framing = framing } } }
+            if let framing = decoder.framing, ledger.withLock({ $0.framing == nil }) {
+                ledger.withLock { $0.framing = framing }
+                handOffOutput(framing)
+            }
             for event in events {
                 switch event {
                 case .frame(let payload): forward(payload)
-                case .error(let error): reply(["jsonrpc": "2.0", "id": nil, "error": ["code": -32700, "message": .string("parse error: \(error)")]])
+                case .error(let error):
+                    guard let message = Server.reply(to: error) else { break }
+                    // Once the owner writes to the frontend, only it may: it writes this one for the relay.
+                    if link.withLock({ $0.handoff }) == .none { reply(message) } else { forward(OutputHandoff.echo(JSONWriter.encode(message))) }
                 }
             }
             if count <= 0 { break }
@@ -100,6 +116,21 @@ final class SpawnerRelay: Sendable {
         // Input ended: the daemon sends what it still owes, then closes, which ends the relay.
         ledger.withLock { $0.ending = true }
         link.withLock { _ = shutdown($0.fd, Int32(SHUT_WR)) }
+    }
+
+    /// Sends stdout to the owner with the first line, if stdout is a pipe or a socket (what the owner's
+    /// loop can poll) and the link is still the first one.
+    private func handOffOutput(_ framing: Framing) {
+        var info = stat()
+        guard getenv("QUARRY_RELAY_REPLIES") == nil, fstat(STDOUT_FILENO, &info) == 0,
+              info.st_mode & S_IFMT == S_IFIFO || info.st_mode & S_IFMT == S_IFSOCK
+        else { return }
+        link.withLock { link in
+            guard link.generation == 0, link.handoff == .none else { return }
+            if OutputHandoff.send(OutputHandoff.request(framing: framing) + [10], with: STDOUT_FILENO, over: link.fd) {
+                link.handoff = .requested
+            }
+        }
     }
 
     private func forward(_ payload: [UInt8]) {
@@ -134,7 +165,7 @@ final class SpawnerRelay: Sendable {
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 for event in buffer.withUnsafeBytes({ decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }) {
-                    if case .frame(let payload) = event { deliver(payload) }
+                    if case .frame(let payload) = event { receive(payload, generation: generation) }
                 }
             }
             let (ending, shutdownSent) = ledger.withLock { ($0.ending, $0.shutdownSent) }
@@ -144,6 +175,31 @@ final class SpawnerRelay: Sendable {
                 log("quarry: no daemon for \(dataDirectory) answers at \(socketPath) any more; stopping")
                 return 1
             }
+        }
+    }
+
+    /// One line from the owner: a reply or push to relay, or, once the owner writes to the frontend
+    /// itself, an acknowledgement of a reply it wrote.
+    private func receive(_ payload: [UInt8], generation: Int) {
+        switch link.withLock({ $0.generation == generation ? $0.handoff : .none }) {
+        case .adopted:
+            if let id = OutputHandoff.acknowledgedID(payload) {
+                _ = ledger.withLock { $0.recordReply(id: id) }
+            } else if case .array(let replies)? = try? JSONParser.parse(payload) {
+                for case let id? in replies.map({ $0["id"] }) where !id.isNull {
+                    _ = ledger.withLock { $0.recordReply(id: JSONWriter.string(id)) }
+                }
+            }
+        case .requested where payload == OutputHandoff.adopted:
+            link.withLock { link in
+                link.handoff = .adopted
+                // Acknowledgements are only needed if the owner dies: read them in bulk, not one wake-up
+                // per reply (the socket's end still wakes the read at once).
+                var bulk: Int32 = 16 << 10
+                _ = setsockopt(link.fd, SOL_SOCKET, SO_RCVLOWAT, &bulk, socklen_t(MemoryLayout<Int32>.size))
+            }
+        case .none, .requested:
+            deliver(payload)
         }
     }
 
@@ -204,6 +260,7 @@ final class SpawnerRelay: Sendable {
             close(link.fd)
             link.fd = fd
             link.generation += 1
+            link.handoff = .none
             for message in ledger.withLock({ $0.replay() }) { _ = Self.writeAll(fd, Self.line(JSONWriter.encode(message))) }
         }
         for id in ledger.withLock({ $0.orphans(upTo: generation) }) { reply(Self.orphaned(id)) }
@@ -239,6 +296,12 @@ final class SpawnerRelay: Sendable {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // A daemon that wrote to our stdout left its file description non-blocking.
+                    var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, 1_000)
+                    continue
+                }
                 return false
             }
             offset += written
