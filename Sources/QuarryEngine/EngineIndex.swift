@@ -179,7 +179,8 @@ final class EngineIndex: Sendable {
                 name: name, entries: snapshot.index.documentCount, dataSize: replica == nil ? dataSize : 0,
                 fileSize: (replica == nil ? dataSize : 0) + folder.size(of: folder.derivedPath(replica: replica)),
                 createdAt: snapshot.createdAt, updatedAt: snapshot.updatedAt, lastBuildTimeS: snapshot.buildMS / 1000,
-                replicas: replica == nil ? snapshot.settings.replicas.map(\.name) : [], primary: replica == nil ? nil : self.name)
+                replicas: replica == nil ? snapshot.settings.replicas.map(\.name) : [], primary: replica == nil ? nil : self.name,
+                memory: snapshot.index.memory())
         }
         return [summary(name, views.primary, replica: nil)]
             + views.replicas.map { summary($0.key, $0.value, replica: $0.key) }

@@ -89,3 +89,22 @@ def test_cli_filters_and_facets(daemon):
     found = json.loads(done.stdout)
     assert found["nbHits"] == 2
     assert found["facets"]["color"] == {"Blue": 1, "Red": 1}
+
+
+def test_list_indices_reports_memory_on_request(daemon):
+    client = daemon.connect()
+    setup(client)
+    plain = client.result("listIndices")["items"][0]
+    assert "memory" not in plain
+    before = {item["name"]: item["memory"] for item in client.result("listIndices", {"memory": True})["items"]}
+    memory = before["shop"]
+    assert memory["total"] == sum(memory["structures"].values()) > 0
+    assert memory["structures"]["facets"] > 0 and memory["structures"]["postings"] > 0
+    assert memory["neighborRows"] <= memory["neighborRowLimit"] == 16384 * memory["segments"]
+    for query in ["red shirt", "blue", "shirt re", "gre", "acme red"]:
+        client.result("search", {"index": "shop", "query": query, "facets": ["color"]})
+    after = client.result("listIndices", {"memory": True})["items"][0]["memory"]
+    grown = {k for k, v in after["structures"].items() if v != memory["structures"][k]}
+    assert grown <= {"neighborRows"}, "only the bounded neighbour rows grow while serving"
+    error = client.request("listIndices", {"memory": "yes"})["error"]
+    assert error["code"] == -32602 and "memory" in error["message"]

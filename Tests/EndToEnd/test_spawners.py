@@ -47,8 +47,12 @@ def spawners(data_dir, framing):
     first = StdioDaemon(data_dir, framing)
     second = StdioDaemon(data_dir, "ndjson" if framing == "lsp" else "lsp")
     yield first, second
+    # Both at once: a forwarder that outlived its owner would start a background daemon on the directory.
     for daemon in (first, second):
-        daemon.kill()
+        if daemon.process.poll() is None:
+            daemon.process.kill()
+    for daemon in (first, second):
+        daemon.process.wait()
     stop_background_daemon(data_dir)
 
 

@@ -12,21 +12,28 @@ final class NeighborTables: Sendable {
     static let none: UInt8 = 8
     /// Rows kept per segment; past it, rows are computed per query and dropped.
     static let capacity = 16_384
+    /// One row: `after` and `before` distances for each first byte.
+    static let rowBytes = 512
 
     private let rows = Locked<[Int: [UInt8]]>([:])
+    private let limit: Int
+
+    init(capacity: Int = NeighborTables.capacity) { limit = capacity }
 
     /// The row of `term`: `after` at `byte`, `before` at `256 + byte`.
     func row(_ term: Int, segment: Segment) -> [UInt8] {
         if let row = rows.withLock({ $0[term] }) { return row }
         let row = Self.compute(term, segment: segment)
-        rows.withLock { if $0.count < Self.capacity { $0[term] = row } }
+        rows.withLock { if $0.count < limit { $0[term] = row } }
         return row
     }
 
     func isCached(_ term: Int) -> Bool { rows.withLock { $0[term] != nil } }
 
+    var rowCount: Int { rows.withLock { $0.count } }
+
     private static func compute(_ term: Int, segment: Segment) -> [UInt8] {
-        var row = [UInt8](repeating: none, count: 512)
+        var row = [UInt8](repeating: none, count: rowBytes)
         let positions = segment.positions, postings = segment.postings, dictionary = segment.dictionary
         let disabled = SegmentBuilder.typoDisabledBit
         func firstByte(_ t: Int) -> Int? { dictionary.length(t) > 0 ? Int(dictionary.byte(t, at: 0)) : nil }

@@ -2,5 +2,10 @@
 public struct ListIndicesRequest: RequestType {
     public static let method = "listIndices"
     public typealias Response = JSONResponse
-    public init(params: Params) throws(ResponseError) {}
+    /// Adds each index's memory breakdown (`memory`) to its item.
+    public let memory: Bool
+
+    public init(params: Params) throws(ResponseError) {
+        memory = try params.optionalBool("memory") ?? false
+    }
 }

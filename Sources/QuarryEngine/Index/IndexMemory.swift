@@ -1,0 +1,105 @@
+import QuarryJSON
+
+/// Where an index's memory goes: the bytes of each in-memory search structure, summed over its segments.
+///
+/// Counted from the structures' element counts (a hash table's entries at its load factor, a string's
+/// bytes past the 15 stored inline), so it is what the index holds, not what the allocator rounds it to.
+/// Records are not in memory: they are read from SQLite, whose page cache is bounded per reader.
+public struct IndexMemory: Sendable, Equatable {
+    /// Named byte counts, in a fixed order.
+    public var structures: [(name: String, bytes: Int)]
+    public var segments: Int
+    /// Rows of `NeighborTables` kept, and the most that may be (a bound per segment).
+    public var neighborRows: Int
+    public var neighborRowLimit: Int
+
+    public var total: Int { structures.reduce(0) { $0 + $1.bytes } }
+
+    public func json() -> JSONObject {
+        var bytes: JSONObject = [:]
+        for structure in structures { bytes[structure.name] = JSON(structure.bytes) }
+        return [
+            "total": JSON(total), "segments": JSON(segments), "structures": .object(bytes),
+            "neighborRows": JSON(neighborRows), "neighborRowLimit": JSON(neighborRowLimit),
+        ]
+    }
+
+    public static func == (a: IndexMemory, b: IndexMemory) -> Bool {
+        a.structures.elementsEqual(b.structures) { $0.name == $1.name && $0.bytes == $1.bytes }
+            && a.segments == b.segments && a.neighborRows == b.neighborRows && a.neighborRowLimit == b.neighborRowLimit
+    }
+}
+
+extension SearchIndex {
+    /// The breakdown of this index's memory (cheap: counts, no traversal of postings or tokens).
+    public func memory() -> IndexMemory {
+        var documents = 0, dictionary = 0, postings = 0, positions = 0, facets = 0, numbers = 0
+        var prefixes = 0, neighbors = 0, rows = 0
+        for segment in segments {
+            documents += MemorySize.array(segment.docIDs) + MemorySize.array(segment.sortValues)
+                + segment.sortRanks.reduce(0) { $0 + MemorySize.array($1) } + MemorySize.array(segment.lookup)
+            dictionary += MemorySize.array(segment.dictionary.bytes) + MemorySize.array(segment.dictionary.offsets)
+            postings += MemorySize.array(segment.postings.offsets) + MemorySize.array(segment.postings.docs)
+                + MemorySize.array(segment.postings.scores)
+            positions += MemorySize.array(segment.positions.starts) + MemorySize.array(segment.positions.tokens)
+            facets += segment.facets.columns.reduce(0) { $0 + $1.memoryBytes }
+            numbers += segment.facets.numeric.reduce(0) { $0 + MemorySize.array($1.starts) + MemorySize.array($1.values) }
+                + MemorySize.array(segment.facets.geo.starts) + MemorySize.array(segment.facets.geo.latitudes)
+                + MemorySize.array(segment.facets.geo.longitudes)
+            prefixes += segment.prefixSets.memoryBytes
+            let kept = segment.neighbors.rowCount
+            rows += kept
+            neighbors += kept * (NeighborTables.rowBytes + 32)
+                + MemorySize.table(count: kept, entryBytes: MemoryLayout<Int>.stride + MemoryLayout<[UInt8]>.stride)
+        }
+        let deleted = dead.reduce(0) { $0 + $1.memoryBytes }
+        return IndexMemory(
+            structures: [
+                ("documents", documents), ("dictionary", dictionary), ("postings", postings), ("positions", positions),
+                ("facets", facets), ("numbers", numbers), ("prefixSets", prefixes), ("neighborRows", neighbors),
+                ("deleted", deleted),
+            ],
+            segments: segments.count, neighborRows: rows, neighborRowLimit: segments.count * NeighborTables.capacity)
+    }
+}
+
+/// Byte counts of the containers the structures are made of.
+enum MemorySize {
+    static func array<T>(_ array: [T]) -> Int { array.count * MemoryLayout<T>.stride }
+
+    /// A string's heap bytes: none up to 15 UTF-8 bytes (stored inline), else its bytes and a header.
+    static func string(_ string: String) -> Int {
+        let count = string.utf8.count
+        return count <= 15 ? 0 : count + 32
+    }
+
+    /// A hash table of `count` entries of `entryBytes` each, at Swift's 75% maximum load.
+    static func table(count: Int, entryBytes: Int) -> Int { count == 0 ? 0 : count * (entryBytes + 1) * 4 / 3 }
+}
+
+extension FacetColumn {
+    var memoryBytes: Int {
+        var bytes = values.reduce(MemorySize.array(values)) { $0 + MemorySize.string($1) }
+        bytes += MemorySize.array(numericFlags) + MemorySize.array(starts) + MemorySize.array(ids)
+        bytes += MemorySize.table(count: folded.count, entryBytes: MemoryLayout<String>.stride + MemoryLayout<[UInt32]>.stride)
+        bytes += folded.reduce(0) { $0 + MemorySize.string($1.key) + MemorySize.array($1.value) }
+        bytes += MemorySize.table(count: exact.count, entryBytes: MemoryLayout<String>.stride + MemoryLayout<UInt32>.stride)
+        bytes += exact.keys.reduce(0) { $0 + MemorySize.string($1) }
+        bytes += MemorySize.array(numbers) + MemorySize.array(valueStarts) + MemorySize.array(valueDocs)
+        bytes += MemorySize.array(alphaRanks) + MemorySize.array(valueBits) + MemorySize.array(singles)
+        return bytes
+    }
+}
+
+extension PrefixSets {
+    var memoryBytes: Int {
+        let entryBytes = MemoryLayout<Range<Int>>.stride + MemoryLayout<Entry>.stride
+        return MemorySize.table(count: entries.count, entryBytes: entryBytes) + entries.values.reduce(0) {
+            $0 + $1.documents.memoryBytes + $1.prime.memoryBytes + $1.best.memoryBytes
+        }
+    }
+}
+
+extension Bitset {
+    var memoryBytes: Int { MemorySize.array(words) }
+}
