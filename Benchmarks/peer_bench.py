@@ -235,6 +235,7 @@ def run(args):
                 q_results[text] = result
         q_typo = [quarry_keystroke(daemon, text, True)[0] for text in typed]
         q_rss = rss_mib(daemon.process.pid)
+        q_memory = daemon.call("listIndices", {"memory": True})["items"][0]["memory"]
         daemon.stop()
         q_disk = disk_mib(data)
         ms = lambda values, p: percentile(values, p) * 1000
@@ -290,6 +291,14 @@ def run(args):
     row("keystroke p99, warm", ms(q_warm, 0.99), ms(p_warm, 0.99), "ms", "{:.2f}")
     row("keystroke p50, first pass after reopen", ms(q_cold, 0.5), ms(p_cold, 0.5), "ms", "{:.2f}")
     row("keystroke p99, first pass after reopen", ms(q_cold, 0.99), ms(p_cold, 0.99), "ms", "{:.2f}")
+    print("\nQuarry's serving memory by structure (`listIndices` with `memory: true`, after the passes):\n")
+    print("| structure | MiB | share of RSS |\n|---|---|---|")
+    for name, size in sorted(q_memory["structures"].items(), key=lambda item: -item[1]):
+        print(f"| {name} | {size / (1 << 20):.1f} | {size / (1 << 20) / q_rss:.0%} |")
+    other = q_rss - q_memory["total"] / (1 << 20)
+    print(f"| everything else (allocator slack, SQLite page caches, stacks, the binary) | {other:.1f} | {other / q_rss:.0%} |")
+    print(f"\n{q_memory['segments']} segment(s); neighbour rows kept: {q_memory['neighborRows']:,} of at most "
+          f"{q_memory['neighborRowLimit']:,}")
     print(f"\nQuarry with typo tolerance (no peer): p50 {ms(q_typo, 0.5):.2f} ms, p99 {ms(q_typo, 0.99):.2f} ms")
     print(f"serving RSS / raw JSON: Quarry {q_rss / raw_mib:.2f}×; Tantivy's RSS is this Python process's growth")
     checked = len(typed) * args.passes
