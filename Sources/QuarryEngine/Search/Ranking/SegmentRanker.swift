@@ -69,8 +69,14 @@ struct SegmentRanker {
         // Textual key of the worst kept candidate once the heap is full.
         var worst = UInt64.max
         let deferred = candidates.deferred
-        // Until its tokens are read, a document may still score the deferred word's best and gain its exact term.
-        let exactGain: UInt64 = deferred?.mayBeExact == true ? 1 : 0
+        // Until its tokens are read, a document may still score the deferred word's best and gain its exact
+        // term, but only a document whose postings hold that term can gain it ('w' typed: the few with the
+        // word "w", not the 750,000 with a w-word, whose tokens then need no reading once the page is good).
+        let exactDocuments = deferred.flatMap { $0.mayBeExact ? words[$0.word].exactTerm : nil }.map { term in
+            var documents = Bitset(capacity: segment.count)
+            for i in segment.postings.range(of: term) { documents.insert(Int(segment.postings.docs[i])) }
+            return documents
+        }
         candidates.forEach(dead: dead) { ordinal in
             // Only a page held back by proximity (its worst above the floor) can gain from a higher floor.
             if !boundTried && top.isFull && proximities >= proximityBoundAfter,
@@ -87,6 +93,7 @@ struct SegmentRanker {
             let t = UInt64(min(typos[ordinal], 63))
             var a = UInt64(attribute[ordinal]), e = UInt64(exact[ordinal])
             let scoreFloor = deferred.map { UInt64($0.entry.floor(ordinal)) } ?? .max
+            let exactGain: UInt64 = exactDocuments?.contains(ordinal) == true ? 1 : 0
             var key = packing.pack(typos: t, proximity: minimumProximity, attribute: min(a, scoreFloor), exact: min(e + exactGain, 63))
             if key >= worst { return true }
             var values = RankingLayout.Values()
