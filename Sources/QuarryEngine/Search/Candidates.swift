@@ -58,6 +58,19 @@ struct Candidates {
         }
     }
 
+    /// Whether `d` is a live candidate.
+    func contains(_ d: Int, dead: Bitset) -> Bool {
+        if let list {
+            var lo = 0, hi = list.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if Int(list[mid]) < d { lo = mid + 1 } else { hi = mid }
+            }
+            return lo < list.count && Int(list[lo]) == d
+        }
+        return d < stamp.count && stamp[d] == final && !(dead.count > 0 && dead.contains(d))
+    }
+
     /// Turns the candidates into an explicit list holding only those for which `keep` is true.
     mutating func filter(dead: Bitset, _ keep: (Int) -> Bool) {
         var kept: [UInt32] = []
