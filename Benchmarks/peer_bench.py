@@ -299,6 +299,9 @@ def run(args):
     print(f"| everything else (allocator slack, SQLite page caches, stacks, the binary) | {other:.1f} | {other / q_rss:.0%} |")
     print(f"\n{q_memory['segments']} segment(s); neighbour rows kept: {q_memory['neighborRows']:,} of at most "
           f"{q_memory['neighborRowLimit']:,}")
+    slowest = sorted(zip(q_warm, [t for _ in range(args.passes) for t in typed]), reverse=True)[:5]
+    print("\nQuarry's slowest warm keystrokes: " + ", ".join(
+        f"{text!r} {seconds * 1000:.1f} ms ({q_results[text]['nbHits']:,} hits)" for seconds, text in slowest))
     print(f"\nQuarry with typo tolerance (no peer): p50 {ms(q_typo, 0.5):.2f} ms, p99 {ms(q_typo, 0.99):.2f} ms")
     print(f"serving RSS / raw JSON: Quarry {q_rss / raw_mib:.2f}×; Tantivy's RSS is this Python process's growth")
     checked = len(typed) * args.passes
