@@ -74,4 +74,22 @@ final class StorageTests: XCTestCase {
         XCTAssertEqual(Array(records).map(\.0), [id])
         XCTAssertNil(records.failure)
     }
+
+    func testALargeWriteLeavesNoLargeLogBehind() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/records.sqlite"
+        let store = try IndexStore(path: path, name: "x", now: 0, walLimit: 256 << 10)
+        let text = String(repeating: "lorem ipsum ", count: 40)
+        try store.write(now: 1) { () throws(EngineError) in
+            for i in 0..<4_000 {
+                _ = try store.upsert(objectID: "\(i)", body: JSONWriter.encode(["objectID": .string("\(i)"), "text": .string(text)]))
+            }
+        }
+        let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        XCTAssertLessThanOrEqual(try XCTUnwrap(log), 256 << 10, "1.9 MB written in one transaction; the log was truncated after it")
+        XCTAssertEqual(try store.count(), 4_000)
+        let reopened = RecordReaderPool(path: path, indexName: "x")
+        let fetched = try reopened.withSource { (source) throws(EngineError) in try source.record(DocID(1)) }
+        XCTAssertNotNil(fetched, "the records are in the database file")
+    }
 }

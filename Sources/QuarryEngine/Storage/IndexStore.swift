@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import QuarryJSON
 
 /// The source of truth for one index: its records, settings and generation,
@@ -31,13 +34,17 @@ final class IndexStore {
     private let setMetaStatement: SQLiteStatement
     private var inTransaction = false
 
-    init(path: String, name: String, now: Int64) throws(EngineError) {
+    /// Past this size the write-ahead log is checkpointed and truncated after a write.
+    private let walLimit: Int
+
+    init(path: String, name: String, now: Int64, walLimit: Int = 64 << 20) throws(EngineError) {
         self.path = path
+        self.walLimit = walLimit
         connection = try SQLiteConnection(path: path, readOnly: false)
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.execute("PRAGMA synchronous=FULL")
         // A million-record import grows the WAL; truncate it after checkpoints.
-        try connection.execute("PRAGMA journal_size_limit=67108864")
+        try connection.execute("PRAGMA journal_size_limit=\(walLimit)")
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS records(
                 docID INTEGER PRIMARY KEY, objectID TEXT NOT NULL UNIQUE, body TEXT NOT NULL);
@@ -89,8 +96,9 @@ final class IndexStore {
         let saved = (generation, updatedAt, settings, replicaSettings)
         inTransaction = true
         defer { inTransaction = false }
+        let result: T
         do {
-            return try connection.transaction { () throws(EngineError) -> T in
+            result = try connection.transaction { () throws(EngineError) -> T in
                 generation += 1
                 updatedAt = now
                 try setMeta("generation", .int(Int64(generation)))
@@ -101,6 +109,18 @@ final class IndexStore {
             (generation, updatedAt, settings, replicaSettings) = saved
             throw error
         }
+        truncateLogIfLarge()
+        return result
+    }
+
+    /// One transaction holds a whole import, so the log grows to the size of what it wrote (615 MB for a
+    /// million products) and `journal_size_limit` only trims it when a later write starts it over, which
+    /// may be never: until then the records are on disk twice. A checkpoint that truncates fixes that.
+    /// Best effort: with a reader in the log it gives up, and the next write or the close tries again.
+    private func truncateLogIfLarge() {
+        var info = stat()
+        guard stat(path + "-wal", &info) == 0, Int(info.st_size) > walLimit else { return }
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     // MARK: Mutations, valid only inside `write(_:)`.
