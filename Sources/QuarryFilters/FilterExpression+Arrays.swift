@@ -8,7 +8,8 @@ import QuarryJSON
 /// - `facetFilters` elements are `attribute:value`, split at the first `:`,
 ///   the value taken raw (no quotes). A value starting with `-` negates; `\-`
 ///   stands for a literal leading `-`. The value is typed as an unquoted
-///   value of the `filters` string would be; `_tags:v` is a tag.
+///   value of the `filters` string would be; `_tags:v` is a tag, so it cannot
+///   share a nested (OR) array with facet filters, as in the `filters` string.
 /// - `numericFilters` elements are one numeric filter of the `filters`
 ///   syntax: `price>10`, `price:1 TO 5` (`NOT` is accepted as well).
 /// - `tagFilters` elements are raw tags; `-t` negates, `\-t` is the tag `-t`.
@@ -51,6 +52,12 @@ extension FilterExpression {
                             throw FilterSyntaxError(position: 0, message: "\(path)[\(inner)]: expected a string")
                         }
                         clause.append(try element(text, at: "\(path)[\(inner)]", parse))
+                    }
+                    // As in the `filters` string (where `_tags:v` is a tag too): one kind per OR.
+                    if let first = clause.first, let other = clause.first(where: { $0.kind != first.kind }) {
+                        throw FilterSyntaxError(
+                            position: 0,
+                            message: "\(path): cannot mix \(first.kind.rawValue) and \(other.kind.rawValue) filters in one OR")
                     }
                     if !clause.isEmpty { clauses.append(clause) }
                 default:

@@ -59,6 +59,8 @@ final class FilterArrayFormTests: XCTestCase {
             (.init(facetFilters: "a:"), FilterSyntaxError(position: 2, message: "facetFilters: expected a value after ':'")),
             (.init(facetFilters: "a:-"), FilterSyntaxError(position: 3, message: "facetFilters: expected a value after ':'")),
             (.init(facetFilters: [[["a:1"]]]), FilterSyntaxError(position: 0, message: "facetFilters[0][0]: expected a string")),
+            (.init(facetFilters: ["c:1", ["brand:a", "_tags:news"]]),
+             FilterSyntaxError(position: 0, message: "facetFilters[1]: cannot mix facet and tag filters in one OR")),
             (.init(facetFilters: [1]), FilterSyntaxError(position: 0, message: "facetFilters[0]: expected a string or an array of strings")),
             (.init(facetFilters: ["a": "b"]), FilterSyntaxError(position: 0, message: "facetFilters: expected a string or an array, not object")),
             (.init(facetFilters: "n:1e999"), FilterSyntaxError(position: 2, message: "facetFilters: number out of range")),
