@@ -89,9 +89,10 @@ public final class Engine: Sendable {
     }
 
     /// Every index, replicas included, by name.
-    public func listIndices() -> [IndexSummary] {
+    /// With `memory`, each summary carries its index's memory breakdown (which walks the facet values).
+    public func listIndices(memory: Bool = false) -> [IndexSummary] {
         let indices = state.withLock { Array($0.indices.values) }
-        return indices.flatMap { $0.summaries() }.sorted { $0.name < $1.name }
+        return indices.flatMap { $0.summaries(memory: memory) }.sorted { $0.name < $1.name }
     }
 
     /// Deletes the index and its files; `false` when there was no such index.

@@ -171,7 +171,7 @@ final class EngineIndex: Sendable {
     }
 
     /// Facts for listIndices: the primary, then its replicas (never waits for a write).
-    func summaries() -> [IndexSummary] {
+    func summaries(memory: Bool) -> [IndexSummary] {
         let views = self.views
         let dataSize = folder.size(of: folder.databasePath) + folder.size(of: folder.databasePath + "-wal")
         func summary(_ name: String, _ snapshot: EngineIndexSnapshot, replica: String?) -> IndexSummary {
@@ -180,7 +180,7 @@ final class EngineIndex: Sendable {
                 fileSize: (replica == nil ? dataSize : 0) + folder.size(of: folder.derivedPath(replica: replica)),
                 createdAt: snapshot.createdAt, updatedAt: snapshot.updatedAt, lastBuildTimeS: snapshot.buildMS / 1000,
                 replicas: replica == nil ? snapshot.settings.replicas.map(\.name) : [], primary: replica == nil ? nil : self.name,
-                memory: snapshot.index.memory())
+                memory: memory ? snapshot.index.memory() : nil)
         }
         return [summary(name, views.primary, replica: nil)]
             + views.replicas.map { summary($0.key, $0.value, replica: $0.key) }

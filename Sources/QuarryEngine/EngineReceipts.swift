@@ -15,10 +15,10 @@ public struct IndexSummary: Sendable, Equatable {
     public var replicas: [String]
     /// Set on a replica: its primary index.
     public var primary: String?
-    /// Its search structures in memory (a virtual replica's are mostly its primary's, counted again).
-    public var memory: IndexMemory
+    /// Its search structures in memory, when asked for (a virtual replica's are mostly its primary's, counted again).
+    public var memory: IndexMemory?
 
-    public func json(withMemory: Bool = false) -> JSONObject {
+    public func json() -> JSONObject {
         var object: JSONObject = [
             "name": .string(name), "createdAt": .string(EngineTime.iso8601(createdAt)),
             "updatedAt": .string(EngineTime.iso8601(updatedAt)), "entries": JSON(entries),
@@ -27,7 +27,7 @@ public struct IndexSummary: Sendable, Equatable {
         ]
         if !replicas.isEmpty { object["replicas"] = .array(replicas.map { .string($0) }) }
         if let primary { object["primary"] = .string(primary) }
-        if withMemory { object["memory"] = .object(memory.json()) }
+        if let memory { object["memory"] = .object(memory.json()) }
         return object
     }
 }

@@ -58,7 +58,7 @@ extension Server {
     }
 
     func listIndices(_ request: ListIndicesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        let items = engine.listIndices().map { JSON.object($0.json(withMemory: request.memory)) }
+        let items = engine.listIndices(memory: request.memory).map { JSON.object($0.json()) }
         return JSONResponse(["items": .array(items), "nbPages": 1])
     }
 
