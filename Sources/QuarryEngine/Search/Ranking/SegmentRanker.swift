@@ -73,22 +73,24 @@ struct SegmentRanker {
         // term, but only a document whose postings hold that term can gain it ('w' typed: the few with the
         // word "w", not the 750,000 with a w-word, whose tokens then need no reading once the page is good).
         let exactTerm = deferred.flatMap { $0.mayBeExact ? words[$0.word].exactTerm : nil }
-        let exactDocuments = exactTerm.map { term in
-            var documents = Bitset(capacity: segment.count)
-            for i in segment.postings.range(of: term) { documents.insert(Int(segment.postings.docs[i])) }
-            return documents
-        }
+        let docs = segment.postings.docs
+        let exactPostings = exactTerm.map { segment.postings.range(of: $0) } ?? 0..<0
         // A lone prefix ('w'): rank the documents holding its exact term first. The others then cannot
         // gain it, so the scan stops as soon as the page holds documents with its best attribute, instead
         // of reading past all 755,000 w-documents of 1M in case one holds the word "w". (With one word,
         // an exact document's textual key always differs from the others', so visiting it early
-        // breaks no tie on the ordinal.)
-        var exactFirst = false, revisit = Set<Int>()
-        if words.count == 1, !lazyProximity, let deferred, let exactTerm {
-            let postings = segment.postings.range(of: exactTerm), docs = segment.postings.docs
-            // Postings are in ordinal order; checked, since the early visits rely on it.
-            exactFirst = postings.dropFirst().allSatisfy { docs[$0 - 1] < docs[$0] }
-            for i in postings where exactFirst {
+        // breaks no tie on the ordinal.) Postings are in ordinal order; checked, since this relies on it.
+        let exactFirst = words.count == 1 && !lazyProximity && exactTerm != nil
+            && exactPostings.dropFirst().allSatisfy { docs[$0 - 1] < docs[$0] }
+        // Otherwise only a document whose postings hold the exact term can gain it.
+        let exactDocuments = exactFirst ? nil : exactTerm.map { _ in
+            var documents = Bitset(capacity: segment.count)
+            for i in exactPostings { documents.insert(Int(docs[i])) }
+            return documents
+        }
+        var revisit = Set<Int>()
+        if exactFirst, let deferred {
+            for i in exactPostings {
                 if top.isFull && boundKey >= worst { break }
                 let ordinal = Int(docs[i])
                 guard candidates.contains(ordinal, dead: dead) else { continue }
@@ -114,15 +116,20 @@ struct SegmentRanker {
                 top.insert(layout.key(values, sortRanks: sortRanks), ordinal)
                 if top.isFull { worst = packedTextual(of: top.threshold, packing) }
             }
-            if exactFirst {
-                b.exact -= 1
-                boundKey = packing.pack(typos: 0, proximity: UInt64(b.proximity), attribute: UInt64(b.attribute),
-                                        exact: UInt64(min(b.exact, 63)))
-                if top.isFull && boundKey >= worst { return }
-            }
+            b.exact -= 1
+            boundKey = packing.pack(typos: 0, proximity: UInt64(b.proximity), attribute: UInt64(b.attribute),
+                                    exact: UInt64(min(b.exact, 63)))
+            if top.isFull && boundKey >= worst { return }
         }
+        // The scan skips what the early pass visited, found by walking the exact postings beside it.
+        var nextExact = exactPostings.lowerBound
         candidates.forEach(dead: dead) { ordinal in
-            if exactFirst && exactDocuments?.contains(ordinal) == true && !revisit.contains(ordinal) { return true }
+            if exactFirst {
+                while nextExact < exactPostings.upperBound && Int(docs[nextExact]) < ordinal { nextExact += 1 }
+                if nextExact < exactPostings.upperBound && Int(docs[nextExact]) == ordinal && !revisit.contains(ordinal) {
+                    return true
+                }
+            }
             // Only a page held back by proximity (its worst above the floor) can gain from a higher floor.
             if !boundTried && top.isFull && proximities >= proximityBoundAfter,
                let placement = proximityPlacement, HitOrder.field(top.threshold, placement) > UInt64(proximityFloor) {
@@ -138,7 +145,7 @@ struct SegmentRanker {
             let t = UInt64(min(typos[ordinal], 63))
             var a = UInt64(attribute[ordinal]), e = UInt64(exact[ordinal])
             let scoreFloor = deferred.map { UInt64($0.entry.floor(ordinal)) } ?? .max
-            let exactGain: UInt64 = !exactFirst && exactDocuments?.contains(ordinal) == true ? 1 : 0
+            let exactGain: UInt64 = exactDocuments?.contains(ordinal) == true ? 1 : 0
             var key = packing.pack(typos: t, proximity: minimumProximity, attribute: min(a, scoreFloor), exact: min(e + exactGain, 63))
             if key >= worst { return true }
             var values = RankingLayout.Values()
