@@ -113,8 +113,8 @@ extension Connection {
         return true
     }
 
-    /// Tells the relay a reply reached its frontend. Best effort: a lost line only makes the relay
-    /// answer that request with a retry error should this daemon die.
+    /// Tells the relay a reply reached its frontend (or, first, that replies now go there). Best effort:
+    /// a lost line only makes the relay answer that request with a retry error should this daemon die.
     func acknowledge(_ acknowledgement: [UInt8]?) {
         guard let acknowledgement, let handoff else { return }
         _ = acknowledgement.withUnsafeBytes {

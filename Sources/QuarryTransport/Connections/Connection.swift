@@ -25,6 +25,7 @@ final class Connection {
     var chunkInFlight: UnsafeMutableRawBufferPointer?
     /// The acknowledgements of the frames that end in `chunkInFlight`.
     var chunkAcknowledgements: [[UInt8]] = []
+    private var receivedFrame = false
     private(set) var inputEnded = false
     private(set) var closeRequested = false
     private(set) var isClosed = false
@@ -103,11 +104,16 @@ final class Connection {
     private func deliver(_ events: [FrameEvent]) {
         for event in events {
             switch event {
-            case .frame(let payload) where kind == .socket && payload.count < 256 && adoptOutput(payload):
-                continue
-            case .frame(let payload) where handoff != nil && OutputHandoff.echoed(payload) != nil:
-                enqueue(Array(OutputHandoff.echoed(payload) ?? []), coalescingKey: nil)
-            case .frame(let payload): loop.delegate.transport(loop.transport, didReceive: payload, on: id)
+            case .frame(let payload):
+                // A relay's handoff request is its first line; its echo requests come only after one.
+                let first = !receivedFrame
+                receivedFrame = true
+                if first && kind == .socket && adoptOutput(payload) { continue }
+                if handoff != nil, let echoed = OutputHandoff.echoed(payload) {
+                    enqueue(Array(echoed), coalescingKey: nil)
+                } else {
+                    loop.delegate.transport(loop.transport, didReceive: payload, on: id)
+                }
             case .error(let error): loop.delegate.transport(loop.transport, didFail: error, on: id)
             }
         }
@@ -138,9 +144,7 @@ final class Connection {
         UVHandle.setOwner(handle, self)
         output = .stream(handle)
         handoff = (framing, descriptor)
-        _ = (OutputHandoff.adopted + [10]).withUnsafeBytes {
-            Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
-        }
+        acknowledge(OutputHandoff.adopted + [10])
         return true
     }
 

@@ -98,10 +98,15 @@ final class SpawnerRelay: Sendable {
             let events = count > 0
                 ? buffer.withUnsafeBytes { decoder.feed(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
                 : decoder.finish()
-            if let framing = decoder.framing, ledger.withLock({ $0.framing == nil }) {
-                ledger.withLock { $0.framing = framing }
-                handOffOutput(framing)
+            // The frontend's framing, once known, decides the handoff.
+            let learned = decoder.framing.flatMap { framing in
+                ledger.withLock { ledger -> Framing? in
+                    guard ledger.framing == nil else { return nil }
+                    ledger.framing = framing
+                    return framing
+                }
             }
+            if let learned { handOffOutput(learned) }
             for event in events {
                 switch event {
                 case .frame(let payload): forward(payload)
@@ -183,12 +188,11 @@ final class SpawnerRelay: Sendable {
     private func receive(_ payload: [UInt8], generation: Int) {
         switch link.withLock({ $0.generation == generation ? $0.handoff : .none }) {
         case .adopted:
+            // `{"ack":id}`, or a batch reply's copy, whose ids are read as a relayed batch's would be.
             if let id = OutputHandoff.acknowledgedID(payload) {
                 _ = ledger.withLock { $0.recordReply(id: id) }
-            } else if case .array(let replies)? = try? JSONParser.parse(payload) {
-                for case let id? in replies.map({ $0["id"] }) where !id.isNull {
-                    _ = ledger.withLock { $0.recordReply(id: JSONWriter.string(id)) }
-                }
+            } else {
+                _ = recordReplies(in: payload)
             }
         case .requested where payload == OutputHandoff.adopted:
             link.withLock { link in
@@ -204,6 +208,11 @@ final class SpawnerRelay: Sendable {
     }
 
     private func deliver(_ payload: [UInt8]) {
+        if recordReplies(in: payload) { write(payload) }
+    }
+
+    /// Notes the replies in a message from the owner; false when it answers only the relay's own requests.
+    private func recordReplies(in payload: [UInt8]) -> Bool {
         var shown = true
         if let id = ReplyID.peek(payload) {
             shown = ledger.withLock { $0.recordReply(id: id) }
@@ -215,7 +224,7 @@ final class SpawnerRelay: Sendable {
                 }
             }
         }
-        if shown { write(payload) }
+        return shown
     }
 
     private func reply(_ message: JSON) {
