@@ -67,6 +67,13 @@ def test_list_indices_counts_records(client, people):
     client.save_objects("people", people)
     [info] = client.list_indices()
     assert (info.name, info.entries) == ("people", 4)
+    assert info.memory is None
+
+
+def test_list_indices_reports_memory_on_request(client, people):
+    client.save_objects("people", people)
+    [info] = client.list_indices(memory=True)
+    assert info.memory is not None and info.memory["total"] == sum(info.memory["structures"].values()) > 0
 
 
 def test_import_file_reports_progress_in_order(client, tmp):

@@ -186,8 +186,8 @@ class AsyncClient:
     async def delete_index(self, index: str) -> WriteResult:
         return await self.run(calls.delete_index(index))
 
-    async def list_indices(self) -> list[IndexInfo]:
-        return await self.run(calls.list_indices())
+    async def list_indices(self, memory: bool = False) -> list[IndexInfo]:
+        return await self.run(calls.list_indices(memory))
 
     async def get_objects(self, index: str, object_ids: Iterable[str], *,
                           attributes_to_retrieve: Optional[Iterable[str]] = None) -> list[Optional[dict[str, Any]]]:

@@ -56,8 +56,8 @@ def delete_index(index: str) -> Call[WriteResult]:
     return Call("deleteIndex", {"index": index}, WriteResult.from_json)
 
 
-def list_indices() -> Call[list[IndexInfo]]:
-    return Call("listIndices", {}, lambda result: [IndexInfo.from_json(item) for item in result.get("items") or []])
+def list_indices(memory: bool = False) -> Call[list[IndexInfo]]:
+    return Call("listIndices", {"memory": True} if memory else {}, lambda result: [IndexInfo.from_json(item) for item in result.get("items") or []])
 
 
 def get_objects(index: str, object_ids: Iterable[str],

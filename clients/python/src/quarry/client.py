@@ -163,8 +163,9 @@ class Client:
     def delete_index(self, index: str) -> WriteResult:
         return self.run(calls.delete_index(index))
 
-    def list_indices(self) -> list[IndexInfo]:
-        return self.run(calls.list_indices())
+    def list_indices(self, memory: bool = False) -> list[IndexInfo]:
+        """Every index; with ``memory``, each with its memory breakdown."""
+        return self.run(calls.list_indices(memory))
 
     def get_objects(self, index: str, object_ids: Iterable[str], *,
                     attributes_to_retrieve: Optional[Iterable[str]] = None) -> list[Optional[dict[str, Any]]]:

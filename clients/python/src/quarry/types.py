@@ -211,12 +211,15 @@ class IndexInfo:
     created_at: str
     updated_at: str
     replicas: List[str] = field(default_factory=list)
+    #: Only from ``list_indices(memory=True)``: bytes per search structure (see the protocol's listIndices page).
+    memory: Optional[JSONObject] = None
 
     @classmethod
     def from_json(cls, item: JSONObject) -> "IndexInfo":
+        memory = item.get("memory")
         return cls(str(item.get("name", "")), _int(item.get("entries")), _int(item.get("dataSize")),
                    _int(item.get("fileSize")), str(item.get("createdAt", "")), str(item.get("updatedAt", "")),
-                   _str_list(item.get("replicas")))
+                   _str_list(item.get("replicas")), memory if isinstance(memory, dict) else None)
 
 
 @dataclass(frozen=True)
