@@ -33,8 +33,15 @@ let package = Package(
             .product(name: "Collections", package: "swift-collections"),
         ]),
         .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters"]),
+        // Where indices live: the protocol the server calls, met by the engine and by QuarryTypesense.
+        .target(name: "QuarryBackend", dependencies: ["QuarryJSON", "QuarryEngine", "QuarrySync"]),
+        // Indices on a Typesense cluster; reuses the engine's settings, import readers and filters.
+        .target(name: "QuarryTypesense", dependencies: [
+            "QuarryJSON", "QuarryFilters", "QuarryEngine", "QuarryBackend", "QuarrySync",
+        ]),
         .target(name: "QuarryServer", dependencies: [
-            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine", "QuarrySession", "QuarryFilters", "QuarrySync",
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarrySession", "QuarryFilters",
+            "QuarrySync",
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
@@ -42,7 +49,8 @@ let package = Package(
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryServer", "QuarrySync",
         ]),
         .executableTarget(name: "quarry", dependencies: [
-            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryJSON", "QuarryProtocol", "QuarryClient", "QuarrySync",
+            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
+            "QuarryClient", "QuarrySync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -52,6 +60,9 @@ let package = Package(
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
         .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),
+        .testTarget(name: "QuarryTypesenseTests", dependencies: [
+            "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON",
+        ]),
         .testTarget(name: "QuarryFuzzingTests", dependencies: ["QuarryFuzzing"]),
         .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],

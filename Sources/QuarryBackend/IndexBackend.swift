@@ -1,0 +1,55 @@
+import QuarryEngine
+import QuarryJSON
+
+/// Where a daemon's indices live, as its request handlers see them: the
+/// embedded `Engine`, a Typesense cluster (`QuarryTypesense`), or both, routed
+/// by index name (`RoutedBackend`). Sessions, the CLI and the wire contract do
+/// not change with the backend; what differs is named in `description`, which
+/// `initialize` reports.
+///
+/// Every method may be called from any thread. Values and errors are the
+/// engine's own types, so both backends answer in one vocabulary and the
+/// server maps one set of errors to JSON-RPC. A write returns only once the
+/// change is visible to this backend's reads (read-your-writes).
+public protocol IndexBackend: Sendable {
+    var description: BackendDescription { get }
+
+    // MARK: Reads
+
+    /// An Algolia-shaped search response. Hits carry `_matchRanges` in
+    /// `positionEncoding`, and with `alsoOtherRanges` in every encoding
+    /// (session results are shared by connections that negotiated different ones).
+    func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
+        throws(EngineError) -> JSON
+    func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
+        throws(EngineError) -> JSON
+    /// The index's settings with Algolia's names.
+    func settings(index: String) throws(EngineError) -> JSONObject
+    func listIndices(memory: Bool) throws(EngineError) -> [IndexSummary]
+    func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(EngineError) -> [JSONObject?]
+    func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
+        throws(EngineError) -> BrowsePage
+    /// The primary of a replica, nil for a primary or an unknown name (writes are ordered per primary).
+    func primary(ofReplica name: String) -> String?
+
+    // MARK: Writes
+
+    func saveObjects(_ objects: [JSONObject], index: String) throws(EngineError) -> WriteReceipt
+    func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(EngineError) -> WriteReceipt
+    func deleteObjects(_ objectIDs: [String], index: String) throws(EngineError) -> WriteReceipt
+    func clearObjects(index: String) throws(EngineError) -> WriteReceipt
+    func setSettings(_ settings: JSONObject, index: String) throws(EngineError) -> SettingsReceipt
+    /// `false` when there was no such index.
+    func deleteIndex(_ name: String) throws(EngineError) -> Bool
+    /// All or nothing unless `skipInvalid`: a failed or cancelled import leaves the index as it was.
+    func importRecords(
+        index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,
+        progress: @Sendable (ImportProgress) -> Void, isCancelled: @Sendable () -> Bool
+    ) throws(EngineError) -> ImportReceipt
+
+    // MARK: Lifecycle
+
+    /// What the backend can reach now (a cluster's nodes and leader); cheap enough for a status command.
+    func health() -> JSONObject
+    func close()
+}
