@@ -26,6 +26,9 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case directoryLocked(String)
     /// The caller asked a long operation (an import) to stop; nothing was written.
     case cancelled
+    /// A remote backend (a Typesense cluster) cannot serve the call now: its
+    /// state, node by node. A write that gets this was not applied.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -39,6 +42,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .directoryLocked(let directory):
             "another quarry daemon owns \(directory); use `quarry connect` to talk to it"
         case .cancelled: "cancelled"
+        case .unavailable(let state): "backend unavailable: \(state)"
         }
     }
 }

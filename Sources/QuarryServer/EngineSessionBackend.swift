@@ -39,6 +39,7 @@ struct EngineSessionBackend: SearchBackend {
             case .diskFull: throw .unavailable(reason: "diskFull", "\(error)")
             case .storage: throw .unavailable(reason: "storage", "\(error)")
             case .resourceExhausted: throw .unavailable(reason: "resourceExhausted", "\(error)")
+            case .unavailable: throw .unavailable(reason: "backendUnavailable", "\(error)")
             default: throw .backend("\(error)")
             }
         }

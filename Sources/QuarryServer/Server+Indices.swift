@@ -146,6 +146,9 @@ extension ResponseError {
         case .resourceExhausted:
             self = ResponseError(code: .resourceExhausted, message: "\(error); nothing was written",
                                  data: ["reason": "resourceExhausted"])
+        case .unavailable:
+            self = ResponseError(code: .backendUnavailable, message: "\(error); a write that got this was not applied",
+                                 data: ["reason": "backendUnavailable"])
         case .directoryLocked:
             self = .internalError("internal error: \(error)")
         }

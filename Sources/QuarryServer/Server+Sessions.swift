@@ -208,6 +208,7 @@ extension ResponseError {
             let code: ErrorCode = switch reason {
             case "diskFull": .diskFull
             case "resourceExhausted": .resourceExhausted
+            case "backendUnavailable": .backendUnavailable
             default: .storageFailure
             }
             self = ResponseError(code: code, message: "\(error)", data: ["reason": .string(reason)])

@@ -16,6 +16,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable {
     public static let storageFailure = ErrorCode(rawValue: -32011)
     /// Quarry: a limit of the daemon or the machine (open files, memory) was reached.
     public static let resourceExhausted = ErrorCode(rawValue: -32012)
+    /// Quarry: the remote backend (a Typesense cluster) cannot serve the request now; the message names its state.
+    public static let backendUnavailable = ErrorCode(rawValue: -32013)
     /// LSP: a request other than `initialize` arrived first.
     public static let serverNotInitialized = ErrorCode(rawValue: -32002)
     /// LSP: the client cancelled the request with `$/cancelRequest`.

@@ -130,7 +130,8 @@ def test_errors_carry_code_message_and_data(client):
 def test_resource_errors_map_to_their_own_exceptions():
     from quarry.errors import rpc_error
     for code, cls, reason in ((-32010, quarry.DiskFull, "diskFull"), (-32011, quarry.StorageFailure, "storage"),
-                              (-32012, quarry.ResourceExhausted, "resourceExhausted")):
+                              (-32012, quarry.ResourceExhausted, "resourceExhausted"),
+                              (-32013, quarry.BackendUnavailable, "backendUnavailable")):
         error = rpc_error({"code": code, "message": "disk full: x", "data": {"reason": reason}}, "saveObjects")
         assert type(error) is cls and error.code == code and error.data == {"reason": reason}
         assert isinstance(error, quarry.RpcError)

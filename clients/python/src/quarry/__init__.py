@@ -11,7 +11,7 @@
 from .aio import AsyncClient
 from .client import Client
 from .daemon import default_socket_path
-from .errors import (CannotConnect, ConnectionLost, ContentModified, DiskFull, InternalError, InvalidParams,
+from .errors import (BackendUnavailable, CannotConnect, ConnectionLost, ContentModified, DiskFull, InternalError, InvalidParams,
                      InvalidRequest, MethodNotFound, ParseError, QuarryError, RequestCancelled, RequestFailed, ResourceExhausted,
                      RpcError, ServerNotInitialized, StorageFailure)
 from .session import Session
@@ -24,7 +24,7 @@ from .types import (BrowsePage, FacetHit, FacetSearchResponse, Hit, ImportResult
 __version__ = "0.1.0"
 
 __all__ = [
-    "AsyncClient", "AsyncSession", "BrowsePage", "CannotConnect", "Client", "ConnectionLost", "ContentModified", "DiskFull",
+    "AsyncClient", "AsyncSession", "BackendUnavailable", "BrowsePage", "CannotConnect", "Client", "ConnectionLost", "ContentModified", "DiskFull",
     "FacetHit",
     "FacetSearchResponse", "Hit", "ImportResult", "IndexInfo", "InternalError", "InvalidParams", "InvalidRequest",
     "MethodNotFound", "ParseError", "Progress", "QuarryError", "RequestCancelled", "RequestFailed", "ResourceExhausted", "ResultsUpdate", "RpcError",

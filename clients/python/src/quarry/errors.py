@@ -85,6 +85,12 @@ class ResourceExhausted(RpcError):
     code = -32012
 
 
+class BackendUnavailable(RpcError):
+    """The index's Typesense cluster cannot serve the request now (no node, no leader); a write was not applied."""
+
+    code = -32013
+
+
 class ServerNotInitialized(RpcError):
     code = -32002
 
@@ -108,7 +114,7 @@ class RequestFailed(RpcError):
 _BY_CODE: dict[int, type[RpcError]] = {
     cls.code: cls
     for cls in (ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, DiskFull,
-                StorageFailure, ResourceExhausted, ServerNotInitialized, RequestCancelled, ContentModified,
+                StorageFailure, ResourceExhausted, BackendUnavailable, ServerNotInitialized, RequestCancelled, ContentModified,
                 RequestFailed)
 }
 
