@@ -5,16 +5,17 @@ import QuarryJSON
 /// A slot is one searchable path. With `searchableAttributes` set, slots follow its order and each
 /// takes the rank of its entry (`"a,b"` shares one rank). Left empty, every top-level attribute of a
 /// record is a slot in record order, ranked by that order (so slots mean different keys per record).
-struct SearchableLayout: Sendable {
-    let isDynamic: Bool
+/// Public so that a remote backend (QuarryTypesense) indexes and highlights exactly these values.
+public struct SearchableLayout: Sendable {
+    public let isDynamic: Bool
     /// Per static slot: the dotted path, its components, rank and whether position counts.
-    let names: [String]
+    public let names: [String]
     let components: [[String]]
-    let ranks: [Int]
+    public let ranks: [Int]
     let ordered: [Bool]
     let typoDisabledAttributes: Set<String>
 
-    init(settings: IndexSettings) {
+    public init(settings: IndexSettings) {
         var names: [String] = [], components: [[String]] = [], ranks: [Int] = [], ordered: [Bool] = []
         for (rank, entry) in settings.searchableAttributes.enumerated() {
             for path in entry.paths {
@@ -41,7 +42,7 @@ struct SearchableLayout: Sendable {
 
     /// Calls `body(slot, attributeName, value)` for each searchable value of `record`, slot by slot;
     /// `value` is a string or number leaf, arrays and objects flattened in order.
-    func forEachValue(of record: JSONObject, _ body: (Int, String, JSON) -> Void) {
+    public func forEachValue(of record: JSONObject, _ body: (Int, String, JSON) -> Void) {
         if isDynamic {
             var slot = 0
             for (key, value) in record where key != "objectID" {
@@ -58,7 +59,7 @@ struct SearchableLayout: Sendable {
     }
 
     /// Follows `path` into objects, fanning out over arrays met on the way.
-    static func resolve(_ value: JSON, _ path: ArraySlice<String>, _ body: (JSON) -> Void) {
+    public static func resolve(_ value: JSON, _ path: ArraySlice<String>, _ body: (JSON) -> Void) {
         guard let key = path.first else { return body(value) }
         switch value {
         case .object(let object): if let next = object[key] { resolve(next, path.dropFirst(), body) }
@@ -68,7 +69,7 @@ struct SearchableLayout: Sendable {
     }
 
     /// The string and number leaves under `value`, in order.
-    static func leaves(of value: JSON, _ body: (JSON) -> Void) {
+    public static func leaves(of value: JSON, _ body: (JSON) -> Void) {
         switch value {
         case .string, .int, .double: body(value)
         case .array(let elements): for element in elements { leaves(of: element, body) }
@@ -78,7 +79,7 @@ struct SearchableLayout: Sendable {
     }
 
     /// The text a leaf contributes to the index.
-    static func text(of leaf: JSON) -> String? {
+    public static func text(of leaf: JSON) -> String? {
         switch leaf {
         case .string(let s): s
         case .int(let i): String(i)
