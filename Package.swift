@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
         .target(name: "QuarryFuzzing", dependencies: [
-            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryServer", "QuarrySync",
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryBackend", "QuarryServer",
+            "QuarrySync",
         ]),
         .executableTarget(name: "quarry", dependencies: [
             "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
@@ -64,7 +65,7 @@ let package = Package(
             "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON",
         ]),
         .testTarget(name: "QuarryFuzzingTests", dependencies: ["QuarryFuzzing"]),
-        .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
+        .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryBackend", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import QuarryBackend
 import Glibc
 #endif
 import Dispatch
@@ -50,7 +51,7 @@ private final class DispatchHarness: Sendable {
         }
         let configuration = ServerConfiguration()
         maxNestingDepth = configuration.maxNestingDepth
-        server = Server(configuration: configuration, engine: engine, sink: sink, log: { _ in })
+        server = Server(configuration: configuration, backend: engine, sink: sink, log: { _ in })
     }
 
     func converse(_ lines: [[UInt8]]) throws(OracleViolation) {

@@ -1,78 +1,79 @@
+import QuarryBackend
 import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
 
 /// The index-management and one-shot search methods: thin translations
-/// between the wire types and the engine.
+/// between the wire types and the backend (the engine, or a cluster).
 extension Server {
     func saveObjects(_ request: SaveObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try engineCall { () throws(EngineError) in try engine.saveObjects(request.objects, index: request.index) }
+        let receipt = try backendCall { () throws(EngineError) in try backend.saveObjects(request.objects, index: request.index) }
         return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
     }
 
     func partialUpdateObjects(_ request: PartialUpdateObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try engineCall { () throws(EngineError) in
-            try engine.partialUpdateObjects(request.objects, index: request.index, createIfNotExists: request.createIfNotExists)
+        let receipt = try backendCall { () throws(EngineError) in
+            try backend.partialUpdateObjects(request.objects, index: request.index, createIfNotExists: request.createIfNotExists)
         }
         return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
     }
 
     func deleteObjects(_ request: DeleteObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try engineCall { () throws(EngineError) in try engine.deleteObjects(request.objectIDs, index: request.index) }
+        let receipt = try backendCall { () throws(EngineError) in try backend.deleteObjects(request.objectIDs, index: request.index) }
         return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
     }
 
     func clearObjects(_ request: ClearObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try engineCall { () throws(EngineError) in try engine.clearObjects(index: request.index) }
+        let receipt = try backendCall { () throws(EngineError) in try backend.clearObjects(index: request.index) }
         return WriteResponse(objectIDs: nil, taskID: receipt.taskID)
     }
 
     func deleteIndex(_ request: DeleteIndexRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let deleted = try engineCall { () throws(EngineError) in try engine.deleteIndex(request.index) }
+        let deleted = try backendCall { () throws(EngineError) in try backend.deleteIndex(request.index) }
         guard deleted else { throw ResponseError(engine: .indexNotFound(request.index)) }
         return WriteResponse(objectIDs: nil, taskID: 0)
     }
 
     func setSettings(_ request: SetSettingsRequest, _ context: RequestContext) throws(ResponseError) -> SetSettingsRequest.Response {
-        let receipt = try engineCall { () throws(EngineError) in try engine.setSettings(request.settings, index: request.index) }
+        let receipt = try backendCall { () throws(EngineError) in try backend.setSettings(request.settings, index: request.index) }
         return .init(taskID: receipt.taskID, unsupported: receipt.unsupported)
     }
 
     func getSettings(_ request: GetSettingsRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        JSONResponse(.object(try engineCall { () throws(EngineError) in try engine.settings(index: request.index) }))
+        JSONResponse(.object(try backendCall { () throws(EngineError) in try backend.settings(index: request.index) }))
     }
 
     func getObjects(_ request: GetObjectsRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        let records = try engineCall { () throws(EngineError) in
-            try engine.getObjects(request.objectIDs, index: request.index, attributesToRetrieve: request.attributesToRetrieve)
+        let records = try backendCall { () throws(EngineError) in
+            try backend.getObjects(request.objectIDs, index: request.index, attributesToRetrieve: request.attributesToRetrieve)
         }
         return JSONResponse(["results": .array(records.map { $0.map(JSON.object) ?? .null })])
     }
 
     func browse(_ request: BrowseRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        let page = try engineCall { () throws(EngineError) in
-            try engine.browse(index: request.index, parameters: request.parameters, cursor: request.cursor,
+        let page = try backendCall { () throws(EngineError) in
+            try backend.browse(index: request.index, parameters: request.parameters, cursor: request.cursor,
                               hitsPerPage: request.hitsPerPage, attributesToRetrieve: request.attributesToRetrieve)
         }
         return JSONResponse(.object(page.json()))
     }
 
     func listIndices(_ request: ListIndicesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        let items = engine.listIndices(memory: request.memory).map { JSON.object($0.json()) }
+        let items = try backendCall { () throws(EngineError) in try backend.listIndices(memory: request.memory) }.map { JSON.object($0.json()) }
         return JSONResponse(["items": .array(items), "nbPages": 1])
     }
 
     func search(_ request: SearchRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let encoding = context.connection.positionEncoding
-        return JSONResponse(try engineCall { () throws(EngineError) in
-            try engine.search(index: request.index, parameters: request.parameters, positionEncoding: encoding)
+        return JSONResponse(try backendCall { () throws(EngineError) in
+            try backend.search(index: request.index, parameters: request.parameters, positionEncoding: encoding, alsoOtherRanges: false)
         })
     }
 
     func searchForFacetValues(_ request: SearchForFacetValuesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let encoding = context.connection.positionEncoding
-        return JSONResponse(try engineCall { () throws(EngineError) in
-            try engine.searchForFacetValues(index: request.index, attribute: request.attribute, parameters: request.parameters,
+        return JSONResponse(try backendCall { () throws(EngineError) in
+            try backend.searchForFacetValues(index: request.index, attribute: request.attribute, parameters: request.parameters,
                                             positionEncoding: encoding)
         })
     }
@@ -84,8 +85,8 @@ extension Server {
         let format = request.format.flatMap { ImportFormat(rawValue: $0.rawValue) }
         let receipt: ImportReceipt
         do throws(ResponseError) {
-            receipt = try engineCall { () throws(EngineError) in
-                try engine.importRecords(
+            receipt = try backendCall { () throws(EngineError) in
+                try backend.importRecords(
                     index: request.index, from: request.path, format: format, settings: request.settings,
                     skipInvalid: request.skipInvalid,
                     progress: { progress in
@@ -103,7 +104,7 @@ extension Server {
         return JSONResponse(.object(receipt.json()))
     }
 
-    private func engineCall<T>(_ body: () throws(EngineError) -> T) throws(ResponseError) -> T {
+    private func backendCall<T>(_ body: () throws(EngineError) -> T) throws(ResponseError) -> T {
         do {
             return try body()
         } catch {

@@ -1,3 +1,4 @@
+import QuarryBackend
 import QuarryEngine
 import QuarryProtocol
 
@@ -14,7 +15,8 @@ extension Server {
         return InitializeRequest.Response(
             serverName: configuration.serverName, serverVersion: configuration.serverVersion,
             protocolVersion: configuration.protocolVersion, positionEncoding: encoding,
-            methods: MessageRegistry.requestMethods, daemon: configuration.daemon)
+            methods: MessageRegistry.requestMethods, daemon: configuration.daemon,
+            backend: backend.description.json())
     }
 
     func shutdown(_ request: ShutdownRequest, _ context: RequestContext) throws(ResponseError) -> VoidResponse {

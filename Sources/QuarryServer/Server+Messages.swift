@@ -110,7 +110,7 @@ extension Server {
     /// when it is a replica (whose records are the primary's). nil: every index.
     private func readScope(_ index: String?) -> Set<String>? {
         guard let index else { return nil }
-        guard let primary = engine.primary(ofReplica: index) else { return [index] }
+        guard let primary = backend.primary(ofReplica: index) else { return [index] }
         return [index, primary]
     }
 

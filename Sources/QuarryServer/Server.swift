@@ -1,4 +1,5 @@
 import Dispatch
+import QuarryBackend
 import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
@@ -13,7 +14,7 @@ import QuarrySync
 /// thread; they only hand work to queues, so the loop does I/O only.
 public final class Server: Sendable {
     let configuration: ServerConfiguration
-    let engine: Engine
+    let backend: any IndexBackend
     let sink: any MessageSink
     let log: @Sendable (String) -> Void
     let connections: Locked<[ConnectionID: ServerConnection]>
@@ -30,10 +31,10 @@ public final class Server: Sendable {
         var idleGeneration = 0
     }
 
-    public init(configuration: ServerConfiguration, engine: Engine, sink: any MessageSink,
+    public init(configuration: ServerConfiguration, backend: any IndexBackend, sink: any MessageSink,
                 log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
-        self.engine = engine
+        self.backend = backend
         self.sink = sink
         self.log = log
         let readPool = FairPool(width: configuration.searchConcurrency)
@@ -45,7 +46,7 @@ public final class Server: Sendable {
         }
         sessions = SessionRegistry(
             environment: SessionEnvironment(
-                backend: EngineSessionBackend(engine: engine), outlet: outlet,
+                backend: IndexSessionBackend(backend: backend), outlet: outlet,
                 runSearch: { session, job in readPool.submit(key: Self.readPoolKey(session: session), job) }),
             gracePeriod: configuration.sessionGracePeriod)
     }

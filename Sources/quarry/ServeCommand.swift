@@ -1,3 +1,4 @@
+import QuarryBackend
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
@@ -120,7 +121,7 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.sessionGracePeriod = sessionGrace
         if let searchThreads { serverConfiguration.searchConcurrency = searchThreads }
         serverConfiguration.daemon = DaemonInfo(pid: Int(getpid()), sockets: sockets, dataDirectory: directory)
-        let server = Server(configuration: serverConfiguration, engine: engine, sink: transport, log: log)
+        let server = Server(configuration: serverConfiguration, backend: engine, sink: transport, log: log)
         server.started()
         transport.run(delegate: ServerTransportDelegate(server: server))
         engine.close()

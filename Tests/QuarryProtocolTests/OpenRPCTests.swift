@@ -129,7 +129,8 @@ final class OpenRPCTests: XCTestCase {
             serverName: "quarry", serverVersion: "0.1.0", protocolVersion: "0.1",
             positionEncoding: request.negotiatedPositionEncoding, methods: MessageRegistry.requestMethods,
             daemon: DaemonInfo(pid: 4242, sockets: ["/home/ada/.local/share/quarry/quarry.sock", "/run/user/1000/quarry/quarry.sock"],
-                               dataDirectory: "/home/ada/.local/share/quarry"))
+                               dataDirectory: "/home/ada/.local/share/quarry"),
+            backend: ["name": "embedded", "differences": []])
         let reply = JSONWriter.string(OutgoingMessage.result(response.json, id: .number(1)))
         XCTAssertTrue(try exampleLines("initialize.md").contains(reply), "initialize.md must show:\n\(reply)")
     }

@@ -1,3 +1,4 @@
+import QuarryBackend
 import Foundation
 import QuarryEngine
 import QuarryServer
@@ -17,7 +18,7 @@ class ServerTestCase: XCTestCase {
         mkdir(directory, 0o700)
         engine = try Engine(directory: directory, log: { _ in })
         sink = RecordingSink()
-        server = Server(configuration: ServerConfiguration(), engine: engine, sink: sink, log: { _ in })
+        server = Server(configuration: ServerConfiguration(), backend: engine, sink: sink, log: { _ in })
     }
 
     override func tearDown() {

@@ -1,3 +1,4 @@
+import QuarryBackend
 import Dispatch
 import Foundation
 import QuarryEngine
@@ -42,7 +43,7 @@ final class TranscriptReplayTests: XCTestCase {
         let engine = try Engine(directory: directory + "/data", log: { _ in })
         defer { engine.close() }
         let sink = ConnectionRecorder()
-        let server = Server(configuration: ServerConfiguration(), engine: engine, sink: sink, log: { _ in })
+        let server = Server(configuration: ServerConfiguration(), backend: engine, sink: sink, log: { _ in })
         var ids: [String: ConnectionID] = [:]
         for (position, connection) in (transcript["connections"]?.arrayValue ?? []).enumerated() {
             let id = ConnectionID(rawValue: UInt64(position + 1))

@@ -47,27 +47,32 @@ public struct InitializeRequest: RequestType {
         public var methods: [String]
         /// Which daemon answered: several spawners of one data directory share its owner.
         public var daemon: DaemonInfo?
+        /// Which backend holds the indices (`capabilities.backend`): its name and documented differences.
+        public var backend: JSONObject?
 
         public init(serverName: String, serverVersion: String, protocolVersion: String, positionEncoding: String, methods: [String],
-                    daemon: DaemonInfo? = nil) {
+                    daemon: DaemonInfo? = nil, backend: JSONObject? = nil) {
             self.serverName = serverName
             self.serverVersion = serverVersion
             self.protocolVersion = protocolVersion
             self.positionEncoding = positionEncoding
             self.methods = methods
             self.daemon = daemon
+            self.backend = backend
         }
 
         public var json: JSON {
+            var capabilities: JSONObject = [
+                "positionEncoding": .string(positionEncoding),
+                "methods": .array(methods.map(JSON.string)),
+                "progress": true,
+                "cancellation": true,
+            ]
+            if let backend { capabilities["backend"] = .object(backend) }
             var result: JSONObject = [
                 "serverInfo": ["name": .string(serverName), "version": .string(serverVersion)],
                 "protocolVersion": .string(protocolVersion),
-                "capabilities": [
-                    "positionEncoding": .string(positionEncoding),
-                    "methods": .array(methods.map(JSON.string)),
-                    "progress": true,
-                    "cancellation": true,
-                ],
+                "capabilities": .object(capabilities),
             ]
             if let daemon { result["daemon"] = daemon.json }
             return .object(result)

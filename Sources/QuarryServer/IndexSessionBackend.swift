@@ -1,32 +1,33 @@
+import QuarryBackend
 import QuarryEngine
 import QuarryJSON
 import QuarrySession
 
-/// The engine as sessions see it. Session results are shared by connections
+/// The backend (engine or cluster) as sessions see it. Session results are shared by connections
 /// that may have negotiated different encodings, so hits carry match ranges
 /// in both; `SessionRanges` picks each connection's.
-struct EngineSessionBackend: SearchBackend {
-    let engine: Engine
+struct IndexSessionBackend: SearchBackend {
+    let backend: any IndexBackend
 
     func search(index: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
         let response = try call { () throws(EngineError) in
-            try engine.search(index: index, parameters: parameters, alsoOtherRanges: true)
+            try backend.search(index: index, parameters: parameters, positionEncoding: .utf16, alsoOtherRanges: true)
         }
         return response.objectValue ?? [:]
     }
 
-    /// The engine's own facet search: prefix and typo matched, counted under
+    /// The backend's facet search: prefix and typo matched, counted under
     /// the session's query and filters (the attribute's own or-group relaxed
     /// by the plan).
     func searchForFacetValues(index: String, attribute: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
         let response = try call { () throws(EngineError) in
-            try engine.searchForFacetValues(index: index, attribute: attribute, parameters: parameters)
+            try backend.searchForFacetValues(index: index, attribute: attribute, parameters: parameters, positionEncoding: .utf16)
         }
         return response.objectValue ?? [:]
     }
 
     func settings(index: String) throws(SessionError) -> JSONObject {
-        try call { () throws(EngineError) in try engine.settings(index: index) }
+        try call { () throws(EngineError) in try backend.settings(index: index) }
     }
 
     private func call<T>(_ body: () throws(EngineError) -> T) throws(SessionError) -> T {
