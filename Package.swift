@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
         .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),
+        .testTarget(name: "QuarryBackendTests", dependencies: ["QuarryBackend", "QuarryEngine", "QuarryJSON"]),
         .testTarget(name: "QuarryTypesenseTests", dependencies: [
             "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON",
         ]),

@@ -1,0 +1,124 @@
+import QuarryEngine
+import QuarryJSON
+
+/// Some indices on a cluster, the rest in the embedded engine: each call goes
+/// to the backend that holds its index. A replica lives where its primary does.
+public struct RoutedBackend: IndexBackend {
+    /// Which indices the remote backend holds.
+    public enum Selection: Sendable, Equatable {
+        case all
+        case named(Set<String>)
+    }
+
+    public let local: any IndexBackend
+    public let remote: any IndexBackend
+    public let selection: Selection
+
+    public init(local: any IndexBackend, remote: any IndexBackend, selection: Selection) {
+        self.local = local
+        self.remote = remote
+        self.selection = selection
+    }
+
+    public var description: BackendDescription {
+        var description = remote.description
+        guard case .named(let names) = selection else { return description }
+        description.name = "routed"
+        description.details["indices"] = .array(names.sorted().map(JSON.string))
+        return description
+    }
+
+    /// The backend that holds `index` (or the replica's primary).
+    public func backend(for index: String) -> any IndexBackend {
+        isRemote(index) ? remote : local
+    }
+
+    public func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
+        throws(EngineError) -> JSON
+    {
+        try backend(for: index).search(index: index, parameters: parameters, positionEncoding: positionEncoding,
+                                       alsoOtherRanges: alsoOtherRanges)
+    }
+
+    public func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
+        throws(EngineError) -> JSON
+    {
+        try backend(for: index).searchForFacetValues(index: index, attribute: attribute, parameters: parameters,
+                                                     positionEncoding: positionEncoding)
+    }
+
+    public func settings(index: String) throws(EngineError) -> JSONObject {
+        try backend(for: index).settings(index: index)
+    }
+
+    /// Both backends' indices; with `.all` the engine's are not served and not listed.
+    public func listIndices(memory: Bool) throws(EngineError) -> [IndexSummary] {
+        let remoteIndices = try remote.listIndices(memory: memory)
+        guard case .named = selection else { return remoteIndices }
+        let localIndices = try local.listIndices(memory: memory).filter { !isRemote($0.name) }
+        return (remoteIndices.filter { isRemote($0.name) } + localIndices).sorted { $0.name < $1.name }
+    }
+
+    private func isRemote(_ index: String) -> Bool {
+        switch selection {
+        case .all: true
+        case .named(let names): names.contains(index) || remote.primary(ofReplica: index).map(names.contains) == true
+        }
+    }
+
+    public func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(EngineError) -> [JSONObject?] {
+        try backend(for: index).getObjects(objectIDs, index: index, attributesToRetrieve: attributesToRetrieve)
+    }
+
+    public func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
+        throws(EngineError) -> BrowsePage
+    {
+        try backend(for: index).browse(index: index, parameters: parameters, cursor: cursor, hitsPerPage: hitsPerPage,
+                                       attributesToRetrieve: attributesToRetrieve)
+    }
+
+    public func primary(ofReplica name: String) -> String? {
+        remote.primary(ofReplica: name) ?? local.primary(ofReplica: name)
+    }
+
+    public func saveObjects(_ objects: [JSONObject], index: String) throws(EngineError) -> WriteReceipt {
+        try backend(for: index).saveObjects(objects, index: index)
+    }
+
+    public func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(EngineError) -> WriteReceipt {
+        try backend(for: index).partialUpdateObjects(objects, index: index, createIfNotExists: createIfNotExists)
+    }
+
+    public func deleteObjects(_ objectIDs: [String], index: String) throws(EngineError) -> WriteReceipt {
+        try backend(for: index).deleteObjects(objectIDs, index: index)
+    }
+
+    public func clearObjects(index: String) throws(EngineError) -> WriteReceipt {
+        try backend(for: index).clearObjects(index: index)
+    }
+
+    public func setSettings(_ settings: JSONObject, index: String) throws(EngineError) -> SettingsReceipt {
+        try backend(for: index).setSettings(settings, index: index)
+    }
+
+    public func deleteIndex(_ name: String) throws(EngineError) -> Bool {
+        try backend(for: name).deleteIndex(name)
+    }
+
+    public func importRecords(
+        index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,
+        progress: @Sendable (ImportProgress) -> Void, isCancelled: @Sendable () -> Bool
+    ) throws(EngineError) -> ImportReceipt {
+        try backend(for: index).importRecords(index: index, from: path, format: format, settings: settings,
+                                              skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled)
+    }
+
+    public func health() -> JSONObject {
+        ["local": .object(local.health()), "remote": .object(remote.health())]
+    }
+
+    public func close() {
+        remote.close()
+        local.close()
+    }
+}
