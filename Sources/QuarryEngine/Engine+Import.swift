@@ -1,7 +1,7 @@
 import QuarryJSON
 
 extension Engine {
-    static let maxSkippedReasons = 10
+    package static let maxSkippedReasons = 10
 
     /// Streams a JSON (one array), NDJSON or CSV file into `index`, adding or
     /// replacing records by objectID (generated when missing).
@@ -102,16 +102,16 @@ extension Engine {
 
 /// Decides when an import reports progress: every 10,000 records, or when
 /// 100 ms have passed (the clock is read only every 256 records).
-struct ImportProgressThrottle {
+package struct ImportProgressThrottle {
     private let clock = ContinuousClock()
     private var lastReport: ContinuousClock.Instant
     private var lastRecords = 0
 
-    init() {
+    package init() {
         lastReport = clock.now
     }
 
-    mutating func isDue(records: Int) -> Bool {
+    package mutating func isDue(records: Int) -> Bool {
         if records - lastRecords >= 10_000 || (records % 256 == 0 && clock.now - lastReport >= .milliseconds(100)) {
             lastRecords = records
             lastReport = clock.now

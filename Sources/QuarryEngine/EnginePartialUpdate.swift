@@ -4,10 +4,10 @@ import QuarryJSON
 /// except values of the form `{"_operation": name, "value": v}`, Algolia's
 /// built-in operations (Increment, Decrement, Add, Remove, AddUnique,
 /// IncrementFrom, IncrementSet).
-enum EnginePartialUpdate {
+package enum EnginePartialUpdate {
     /// The updated record, or nil when an IncrementFrom/IncrementSet condition
     /// says to ignore the whole update (or to not create a missing record).
-    static func apply(
+    package static func apply(
         _ changes: JSONObject, to existing: JSONObject?, position: String
     ) throws(EngineError) -> JSONObject? {
         var record = existing ?? [:]

@@ -3,9 +3,9 @@ import QuarryJSON
 /// The rules every incoming record obeys, whichever call brings it: it is an
 /// object, and its objectID is a non-empty string or an integer (stored as a
 /// string), or absent and then generated.
-enum EngineRecordRules {
+package enum EngineRecordRules {
     /// The record with its objectID as a string; `generate` allows a missing one.
-    static func prepare(
+    package static func prepare(
         _ value: JSON, position: String, generate: Bool
     ) throws(EngineError) -> (objectID: String, record: JSONObject) {
         guard case .object(var record) = value else {
