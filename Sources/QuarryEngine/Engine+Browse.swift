@@ -63,7 +63,7 @@ extension Engine {
     }
 
     /// The record with only `names` (nil: all), `objectID` always.
-    static func retrieve(_ names: [String]?, from record: JSONObject, objectID: String) -> JSONObject {
+    package static func retrieve(_ names: [String]?, from record: JSONObject, objectID: String) -> JSONObject {
         guard let names else { return record }
         var kept: JSONObject = ["objectID": .string(objectID)]
         for name in names where name != "objectID" {

@@ -18,6 +18,20 @@ public struct IndexSummary: Sendable, Equatable {
     /// Its search structures in memory, when asked for (a virtual replica's are mostly its primary's, counted again).
     public var memory: IndexMemory?
 
+    /// For other backends, which answer in the engine's vocabulary.
+    package init(name: String, entries: Int, dataSize: Int64, fileSize: Int64, createdAt: Int64, updatedAt: Int64, lastBuildTimeS: Int, replicas: [String], primary: String?, memory: IndexMemory?) {
+        self.name = name
+        self.entries = entries
+        self.dataSize = dataSize
+        self.fileSize = fileSize
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.lastBuildTimeS = lastBuildTimeS
+        self.replicas = replicas
+        self.primary = primary
+        self.memory = memory
+    }
+
     public func json() -> JSONObject {
         var object: JSONObject = [
             "name": .string(name), "createdAt": .string(EngineTime.iso8601(createdAt)),
@@ -38,6 +52,12 @@ public struct WriteReceipt: Sendable, Equatable {
     /// The index's store generation after this write: increases with every write.
     public var taskID: Int64
 
+    /// For other backends, which answer in the engine's vocabulary.
+    package init(objectIDs: [String], taskID: Int64) {
+        self.objectIDs = objectIDs
+        self.taskID = taskID
+    }
+
     public func json() -> JSONObject {
         ["objectIDs": .array(objectIDs.map { .string($0) }), "taskID": .int(taskID)]
     }
@@ -47,6 +67,12 @@ public struct SettingsReceipt: Sendable, Equatable {
     public var taskID: Int64
     /// Setting names given that Quarry stores but does not act on.
     public var unsupported: [String]
+
+    /// For other backends, which answer in the engine's vocabulary.
+    package init(taskID: Int64, unsupported: [String]) {
+        self.taskID = taskID
+        self.unsupported = unsupported
+    }
 
     public func json() -> JSONObject {
         ["taskID": .int(taskID), "unsupported": .array(unsupported.map { .string($0) })]
@@ -58,6 +84,13 @@ public struct ImportProgress: Sendable, Equatable {
     public var totalBytes: Int64
     public var records: Int
     public var skipped: Int
+
+    package init(bytesRead: Int64, totalBytes: Int64, records: Int, skipped: Int) {
+        self.bytesRead = bytesRead
+        self.totalBytes = totalBytes
+        self.records = records
+        self.skipped = skipped
+    }
 }
 
 public struct ImportReceipt: Sendable, Equatable {
@@ -68,6 +101,16 @@ public struct ImportReceipt: Sendable, Equatable {
     public var skippedReasons: [String]
     public var taskID: Int64
     public var durationMS: Int
+
+    /// For other backends, which answer in the engine's vocabulary.
+    package init(index: String, imported: Int, skipped: Int, skippedReasons: [String], taskID: Int64, durationMS: Int) {
+        self.index = index
+        self.imported = imported
+        self.skipped = skipped
+        self.skippedReasons = skippedReasons
+        self.taskID = taskID
+        self.durationMS = durationMS
+    }
 
     public func json() -> JSONObject {
         [

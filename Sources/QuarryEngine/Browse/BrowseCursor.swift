@@ -3,23 +3,23 @@ import QuarryJSON
 /// Where a browse stopped, and what it was browsing: the next page needs only
 /// the cursor. Pages follow objectID order, so a cursor is the last objectID
 /// returned; it stays valid across any write, and no record can come twice.
-struct BrowseCursor: Equatable {
-    var index: String
-    var after: String
+package struct BrowseCursor: Equatable {
+    package var index: String
+    package var after: String
     /// The query and filtering parameters the browse started with.
-    var parameters: JSONObject
+    package var parameters: JSONObject
     /// The page size and attributes last asked for: later pages keep them unless they ask otherwise.
-    var hitsPerPage: Int
-    var attributesToRetrieve: [String]?
+    package var hitsPerPage: Int
+    package var attributesToRetrieve: [String]?
 
-    var encoded: String {
+    package var encoded: String {
         var body: JSONObject = ["v": 1, "index": .string(index), "after": .string(after), "params": .object(parameters),
                                 "hitsPerPage": JSON(hitsPerPage)]
         if let attributesToRetrieve { body["attributesToRetrieve"] = .array(attributesToRetrieve.map { .string($0) }) }
         return Base64URL.encode(JSONWriter.encode(.object(body)))
     }
 
-    init(index: String, after: String, parameters: JSONObject, hitsPerPage: Int, attributesToRetrieve: [String]?) {
+    package init(index: String, after: String, parameters: JSONObject, hitsPerPage: Int, attributesToRetrieve: [String]?) {
         self.index = index
         self.after = after
         self.parameters = parameters
@@ -27,7 +27,7 @@ struct BrowseCursor: Equatable {
         self.attributesToRetrieve = attributesToRetrieve
     }
 
-    init(decoding text: String, index expected: String) throws(EngineError) {
+    package init(decoding text: String, index expected: String) throws(EngineError) {
         let invalid = EngineError.invalidParameter(name: "cursor", expected: "a cursor returned by a previous browse")
         guard let bytes = Base64URL.decode(text), case .object(let body)? = try? JSONParser.parse(bytes),
               body["v"] == 1, let index = body["index"]?.stringValue, let after = body["after"]?.stringValue,

@@ -4,10 +4,10 @@ import QuarryJSON
 /// (legacy names included), unknown names are kept in `unsupported`.
 extension IndexSettings {
     /// Legacy names Algolia still accepts, and their current names.
-    static let legacyNames = ["attributesToIndex": "searchableAttributes", "slaves": "replicas", "master": "primary"]
+    package static let legacyNames = ["attributesToIndex": "searchableAttributes", "slaves": "replicas", "master": "primary"]
 
     /// Names exports carry that describe the index rather than configure it.
-    static let readOnlyNames: Set<String> = ["primary"]
+    package static let readOnlyNames: Set<String> = ["primary"]
 
     /// Settings parsed from a full object, e.g. an Algolia export.
     public init(json: JSONObject) throws(EngineError) {
