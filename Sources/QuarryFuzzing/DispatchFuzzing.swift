@@ -1,8 +1,8 @@
 #if canImport(Glibc)
-import QuarryBackend
 import Glibc
 #endif
 import Dispatch
+import QuarryBackend
 import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
