@@ -10,9 +10,7 @@ extension Engine {
     ) throws(EngineError) -> JSON {
         let (index, replica) = try resolve(name)
         guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
-        let reader = ParameterReader(parameters)
-        let facetQuery = try reader.string("facetQuery") ?? ""
-        let maxFacetHits = try reader.int("maxFacetHits", min: 1, max: 100, expected: "an integer between 1 and 100") ?? 10
+        let (facetQuery, maxFacetHits) = try FacetValueSearch.request(parameters)
         let search = try SearchParameters(json: parameters, settings: snapshot.settings, positionEncoding: positionEncoding)
         return try snapshot.index.searchForFacetValues(attribute: attribute, facetQuery: facetQuery, maxFacetHits: maxFacetHits,
                                                         parameters: search)

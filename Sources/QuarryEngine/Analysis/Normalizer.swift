@@ -5,7 +5,8 @@ import Foundation
 /// Folds one Unicode scalar to the bytes it contributes to a normalised word: lower-cased, diacritics
 /// stripped (`É` → `e`, `ß` → `ss`), or nothing for a combining mark. Scalars that are neither letters,
 /// digits nor marks separate words. Everything is UTF-8 bytes so the dictionary compares bytewise.
-enum Normalizer {
+/// Public (its `words`) so that a remote backend (QuarryTypesense) sends the query as the engine's words.
+public enum Normalizer {
     /// Folded forms of U+0080..<U+2000 (Latin, Greek, Cyrillic and their extensions), computed once.
     private static let table = FoldTable()
 
@@ -35,7 +36,7 @@ enum Normalizer {
     }
 
     /// The normalised words of `text`, in order.
-    static func words(of text: String) -> [[UInt8]] {
+    public static func words(of text: String) -> [[UInt8]] {
         var words: [[UInt8]] = []
         var current: [UInt8] = []
         var inWord = false

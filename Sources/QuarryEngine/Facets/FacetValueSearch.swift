@@ -11,10 +11,39 @@ extension SearchIndex {
         attribute: String, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters
     ) throws(EngineError) -> JSON {
         let started = ContinuousClock.now
+        try FacetValueSearch.checkSearchable(attribute, settings: settings)
+        let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
+        let response = try search(counting, records: InMemoryRecords([]))
+        let counts = response.extra["facets"]?[attribute]?.objectValue ?? [:]
+        let hits = FacetValueSearch.facetHits(counts: counts, facetQuery: facetQuery, maxFacetHits: maxFacetHits, parameters: parameters)
+        let elapsed = ContinuousClock.now - started
+        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return FacetValueSearch.response(hits, processingTimeMS: milliseconds)
+    }
+}
+
+/// The steps of `searchForFacetValues` around counting. Public so that a remote backend
+/// (QuarryTypesense) counts the values its own way, then validates, matches and answers exactly as
+/// the engine does.
+public enum FacetValueSearch {
+    /// `facetQuery` (default "") and `maxFacetHits` (default 10, 1 to 100) of a request.
+    public static func request(_ parameters: JSONObject) throws(EngineError) -> (facetQuery: String, maxFacetHits: Int) {
+        let reader = ParameterReader(parameters)
+        let facetQuery = try reader.string("facetQuery") ?? ""
+        let maxFacetHits = try reader.int("maxFacetHits", min: 1, max: 100, expected: "an integer between 1 and 100") ?? 10
+        return (facetQuery, maxFacetHits)
+    }
+
+    /// Only `searchable(attribute)` facets can be searched.
+    public static func checkSearchable(_ attribute: String, settings: IndexSettings) throws(EngineError) {
         guard settings.attributesForFaceting.contains(where: { $0.attribute == attribute && $0.modifier == .searchable }) else {
             throw .invalidParameter(name: "facetName", expected: "an attribute declared as searchable(\(attribute)) in the index "
                 + "setting attributesForFaceting ('\(attribute)' is not)")
         }
+    }
+
+    /// The search whose `facets[attribute]` holds every value's count.
+    public static func countingParameters(_ parameters: SearchParameters, attribute: String) -> SearchParameters {
         var counting = parameters
         counting.hitsPerPage = 0
         counting.page = 0
@@ -25,9 +54,11 @@ extension SearchIndex {
         counting.distinct = 0
         counting.refinements.optionalFilters = []
         counting.refinements.relevancyStrictness = 0
-        let response = try search(counting, records: InMemoryRecords([]))
-        let counts = response.extra["facets"]?[attribute]?.objectValue ?? [:]
+        return counting
+    }
 
+    /// `{value, highlighted, count}` for the counted values matching `facetQuery`, best counts first.
+    public static func facetHits(counts: JSONObject, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters) -> [JSON] {
         var query = parameters
         query.query = facetQuery
         query.queryType = .prefixLast
@@ -47,12 +78,13 @@ extension SearchIndex {
         }
         found.sort { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
         var ranges = HitRanges(encoding: .utf8, keepingOthers: false)  // facet hits carry no ranges
-        let hits: [JSON] = found.prefix(maxFacetHits).map { entry in
+        return found.prefix(maxFacetHits).map { entry in
             let highlighted = highlighter.mirror(.string(entry.value), path: "value", ranges: &ranges)?["value"] ?? .string(entry.value)
             return ["value": .string(entry.value), "highlighted": highlighted, "count": JSON(entry.count)]
         }
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        return ["facetHits": .array(hits), "exhaustiveFacetsCount": true, "processingTimeMS": JSON(milliseconds)]
+    }
+
+    public static func response(_ hits: [JSON], processingTimeMS: Int) -> JSON {
+        ["facetHits": .array(hits), "exhaustiveFacetsCount": true, "processingTimeMS": JSON(processingTimeMS)]
     }
 }

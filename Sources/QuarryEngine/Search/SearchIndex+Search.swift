@@ -87,10 +87,9 @@ extension SearchIndex {
         }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        var response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
+        let response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
                                       processingTimeMS: milliseconds, query: parameters.query, params: nil,
-                                      exhaustiveNbHits: true, exhaustiveTypo: true)
-        response.extra = extra
+                                      exhaustiveNbHits: true, exhaustiveTypo: true, extra: extra)
         return response
     }
 

@@ -19,6 +19,24 @@ public struct SearchResponse: Sendable {
     /// Fields of part 2 (`facets`, `facets_stats`, `appliedRelevancyStrictness`, `nbSortedHits`…).
     public var extra: JSONObject = [:]
 
+    /// Public so that a remote backend (QuarryTypesense) renders its answers through this same `json()`.
+    public init(
+        hits: [JSONObject], nbHits: Int, page: Int, nbPages: Int, hitsPerPage: Int, processingTimeMS: Int, query: String,
+        params: String?, exhaustiveNbHits: Bool, exhaustiveTypo: Bool, extra: JSONObject
+    ) {
+        self.hits = hits
+        self.nbHits = nbHits
+        self.page = page
+        self.nbPages = nbPages
+        self.hitsPerPage = hitsPerPage
+        self.processingTimeMS = processingTimeMS
+        self.query = query
+        self.params = params
+        self.exhaustiveNbHits = exhaustiveNbHits
+        self.exhaustiveTypo = exhaustiveTypo
+        self.extra = extra
+    }
+
     public func json() -> JSON {
         var object = JSONObject()
         object["hits"] = .array(hits.map { .object($0) })
