@@ -1,0 +1,63 @@
+import QuarryEngine
+
+/// In which order does Typesense return the hits: `sort_by` from the index's `ranking`.
+///
+/// The textual criteria (typo, words, proximity, attribute, exact) become one `_text_match:desc`
+/// at the place of the first of them; `asc(x)`/`desc(x)` and the `customRanking` entries at
+/// `custom` sort on the `o_` fields; `geo` sorts by distance to `aroundLatLng`. Typesense 0.24
+/// takes at most three sort fields: later ones are dropped (`dropped` names them), so ties past
+/// the third key are in Typesense's order. Relevant sort on a virtual replica buckets the text
+/// score (`_text_match(buckets:N)`, written without a space: with one it is silently ignored).
+struct HitOrdering: Sendable {
+    static let maxSortFields = 3
+    /// What is sent as `sort_by`, nil when nothing is (Typesense's default is the text score).
+    let sortBy: String?
+    let dropped: [String]
+
+    init(settings: IndexSettings, search: SearchParameters, hasWords: Bool, fields: Set<String>, strictness: Int?) {
+        var keys: [String] = []
+        var textual = false
+        func sortable(_ attribute: String, ascending: Bool) {
+            let field = FieldNames.sortable(attribute.trimmingCharacters(in: " "))
+            // A field no record fills sorts nothing (and Typesense would refuse it).
+            guard fields.contains(field) else { return }
+            keys.append(field + (ascending ? ":asc" : ":desc"))
+        }
+        for criterion in settings.ranking {
+            switch criterion {
+            case .typo, .words, .proximity, .attribute, .exact:
+                guard !textual, hasWords else { continue }
+                textual = true
+                if let strictness {
+                    // Strictness 0 orders by the custom keys alone; otherwise more strictness, finer buckets.
+                    if strictness > 0 { keys.append("_text_match(buckets:\(max(1, strictness / 10))):desc") }
+                } else {
+                    keys.append("_text_match:desc")
+                }
+            case .geo:
+                guard let center = search.refinements.geo?.center, fields.contains(FieldNames.geo) else { continue }
+                let precision = search.refinements.geo.map { $0.precision / 1000 } ?? 0.01
+                keys.append("\(FieldNames.geo)(\(center.lat), \(center.lng), precision: \(precision) km):asc")
+            case .filters:
+                continue  // optionalFilters: not translated (see the report's differences)
+            case .custom:
+                for custom in settings.customRanking { sortable(custom.attribute, ascending: custom.ascending) }
+            case .asc(let attribute):
+                sortable(attribute, ascending: true)
+            case .desc(let attribute):
+                sortable(attribute, ascending: false)
+            }
+        }
+        sortBy = keys.isEmpty ? nil : keys.prefix(Self.maxSortFields).joined(separator: ",")
+        dropped = Array(keys.dropFirst(Self.maxSortFields))
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in character: Character) -> String {
+        var s = Substring(self)
+        while s.first == character { s = s.dropFirst() }
+        while s.last == character { s = s.dropLast() }
+        return String(s)
+    }
+}

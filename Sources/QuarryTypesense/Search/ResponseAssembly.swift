@@ -1,0 +1,127 @@
+import QuarryEngine
+import QuarryJSON
+
+/// The engine's search response from the results of a `SearchTranslation`'s multi_search.
+///
+/// Hits are the stored records (`_q_record`), cut to `attributesToRetrieve` as the engine does
+/// (top-level names, then `objectID`), then the highlighting members. `nbHits` is Typesense's
+/// `found`, or with distinct the engine's rule (each value's hits up to the limit, plus the hits
+/// without a value) from the distinct attribute's counts. Rendered by the engine's
+/// `SearchResponse.json()`, so keys and their order are the engine's.
+public enum ResponseAssembly {
+    /// `results`: the multi_search results, one per `translation.requests` (searches known to find
+    /// nothing were not sent and read as empty).
+    public static func response(
+        _ translation: SearchTranslation, results: [JSONObject], highlighting: (any HitHighlighting)?, processingTimeMS: Int
+    ) throws(EngineError) -> JSON {
+        let parameters = translation.parameters
+        guard results.count == translation.requests.count else {
+            throw .storage("Typesense answered \(results.count) searches of \(translation.requests.count)")
+        }
+        for result in results { try check(result, index: translation.index) }
+        var answers: [JSONObject?] = []
+        var next = results.makeIterator()
+        for search in translation.searches { answers.append(search.parameters == nil ? nil : next.next()) }
+        let result = { (i: Int) -> JSONObject? in i < answers.count ? answers[i] : nil }
+
+        // Hits, from the pages fetched, sliced to the window.
+        var fetched: [JSON] = []
+        for (i, search) in translation.searches.enumerated() {
+            guard case .hits = search.purpose, let answer = result(i) else { continue }
+            if let groups = answer["grouped_hits"]?.arrayValue {
+                for group in groups { fetched += group["hits"]?.arrayValue ?? [] }
+            } else {
+                fetched += answer["hits"]?.arrayValue ?? []
+            }
+        }
+        let window = translation.window
+        var hits: [JSONObject] = []
+        if window.start < window.end {
+            let from = window.start - window.firstFetched, to = min(window.end - window.firstFetched, fetched.count)
+            if from < to {
+                for hit in fetched[from..<to] { hits.append(try Self.hit(hit, parameters: parameters, highlighting: highlighting)) }
+            }
+        }
+
+        var nbHits = result(0)?["found"]?.intValue ?? 0
+        if let distinct = translation.distinct, let answer = result(distinct.search) {
+            let total = answer["found"]?.intValue ?? 0
+            let counts = facetCounts(answer, field: distinct.field)
+            let withValue = counts.reduce(0) { $0 + $1.1 }
+            nbHits = counts.reduce(0) { $0 + min($1.1, distinct.limit) } + max(0, total - withValue)
+        }
+        let hitsPerPage = parameters.hitsPerPage
+        let pages = hitsPerPage == 0 ? 0 : min((nbHits + hitsPerPage - 1) / hitsPerPage,
+                                               (parameters.paginationLimitedTo + hitsPerPage - 1) / hitsPerPage)
+
+        var extra = JSONObject()
+        let plan = translation.plan
+        if !plan.counted.isEmpty {
+            let refinements = parameters.refinements
+            var facets = JSONObject(), stats = JSONObject()
+            for counted in plan.counted {
+                var counts: [(String, Int)] = []
+                if let source = translation.facetSources[counted.attribute], let answer = result(source.search) {
+                    counts = facetCounts(answer, field: source.field)
+                }
+                let values = FacetAssembly.values(counts, limit: refinements.maxValuesPerFacet, alpha: refinements.sortFacetValuesByAlpha,
+                                                  selected: plan.selected[counted.attribute] ?? [])
+                var object = JSONObject()
+                for (value, count) in values { object[value] = JSON(count) }
+                facets[counted.attribute] = .object(object)
+                if let stat = FacetAssembly.stats(counts) { stats[counted.attribute] = stat }
+            }
+            extra["facets"] = .object(facets)
+            if !stats.isEmpty { extra["facets_stats"] = .object(stats) }
+            extra["exhaustiveFacetsCount"] = true
+        }
+        if let strictness = translation.strictness {
+            extra["appliedRelevancyStrictness"] = JSON(strictness)
+            // Only strictness 0 keeps every hit sorted; otherwise Typesense cannot say how many hits are.
+            if strictness == 0 { extra["nbSortedHits"] = JSON(nbHits) }
+        }
+        let response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
+                                      processingTimeMS: processingTimeMS, query: parameters.query, params: nil,
+                                      exhaustiveNbHits: true, exhaustiveTypo: true, extra: extra)
+        return response.json()
+    }
+
+    /// The engine's hit: retrieved attributes, `objectID`, then what highlighting adds.
+    static func hit(_ hit: JSON, parameters: SearchParameters, highlighting: (any HitHighlighting)?) throws(EngineError) -> JSONObject {
+        guard let text = hit["document"]?[FieldNames.record]?.stringValue else {
+            throw .storage("a Typesense hit has no \(FieldNames.record)")
+        }
+        let parsed: JSON
+        do { parsed = try JSONParser.parse(text) } catch { throw .storage("a stored record does not parse: \(error)") }
+        guard let record = parsed.objectValue else { throw .storage("a stored record is not an object") }
+        var result = JSONObject()
+        if let retrieve = parameters.attributesToRetrieve {
+            for name in retrieve { if let value = record[name] { result[name] = value } }
+        } else {
+            for (key, value) in record { result[key] = value }
+        }
+        result["objectID"] = record["objectID"] ?? .null
+        if let highlighting {
+            let members = highlighting.members(record: record, typesenseHit: hit.objectValue ?? [:], parameters: parameters)
+            for (key, value) in members { result[key] = value }
+        }
+        return result
+    }
+
+    /// `(value, count)` of one field in a result's `facet_counts`.
+    static func facetCounts(_ result: JSONObject, field: String) -> [(String, Int)] {
+        guard let entry = result["facet_counts"]?.arrayValue?.first(where: { $0["field_name"]?.stringValue == field }) else { return [] }
+        return (entry["counts"]?.arrayValue ?? []).compactMap { item in
+            guard let value = item["value"]?.stringValue, let count = item["count"]?.intValue else { return nil }
+            return (value, count)
+        }
+    }
+
+    /// A failed search of the batch: a missing collection is a missing index, anything else is Typesense's fault.
+    static func check(_ result: JSONObject, index: String) throws(EngineError) {
+        guard result["found"] == nil, let message = result["error"]?.stringValue else { return }
+        let code = result["code"]?.intValue ?? 0
+        if code == 404 && message.hasPrefix("Not found") { throw .indexNotFound(index) }
+        throw .storage("Typesense refused a search (\(code)): \(message)")
+    }
+}

@@ -1,0 +1,58 @@
+import QuarryEngine
+import QuarryJSON
+
+/// A backend's `search` and `searchForFacetValues` over one collection, answered as the engine
+/// answers: parse with the engine's own `SearchParameters` (same validation, same error texts),
+/// translate, run one multi_search through `multiSearch`, assemble.
+public enum TypesenseSearch {
+    /// Sends `requests` as one `POST /multi_search` and returns its results in order.
+    public typealias MultiSearch = ([JSONObject]) throws(EngineError) -> [JSONObject]
+
+    /// `settings`: of the index or replica named `index`; `collection`: the alias to search;
+    /// `fields`: the collection's field names. `filter` defaults to `FilterTranslator` over `fields`.
+    public static func search(
+        index: String, parameters json: JSONObject, settings: IndexSettings, collection: String, fields: Set<String>,
+        positionEncoding: PositionEncoding, alsoOtherRanges: Bool, highlighting: (any HitHighlighting)?,
+        filter: FilterRendering? = nil, multiSearch: MultiSearch
+    ) throws(EngineError) -> JSON {
+        let started = ContinuousClock.now
+        var parameters = try SearchParameters(json: json, settings: settings, positionEncoding: positionEncoding)
+        parameters.alsoOtherRanges = alsoOtherRanges
+        let translation = try SearchTranslation(index: index, parameters: parameters, settings: settings, collection: collection,
+                                                fields: fields, filter: filter ?? defaultFilter(fields), highlighting: highlighting)
+        let results = translation.requests.isEmpty ? [] : try multiSearch(translation.requests)
+        return try ResponseAssembly.response(translation, results: results, highlighting: highlighting,
+                                             processingTimeMS: milliseconds(since: started))
+    }
+
+    /// Typesense's `facet_query` matches prefixes only, without typos; to keep the engine's
+    /// matching, every value of the attribute is counted under the query and filters (one
+    /// search, no hits) and the engine's `FacetValueSearch` picks, orders and highlights them.
+    public static func searchForFacetValues(
+        index: String, attribute: String, parameters json: JSONObject, settings: IndexSettings, collection: String,
+        fields: Set<String>, positionEncoding: PositionEncoding, filter: FilterRendering? = nil, multiSearch: MultiSearch
+    ) throws(EngineError) -> JSON {
+        let started = ContinuousClock.now
+        let (facetQuery, maxFacetHits) = try FacetValueSearch.request(json)
+        let parameters = try SearchParameters(json: json, settings: settings, positionEncoding: positionEncoding)
+        try FacetValueSearch.checkSearchable(attribute, settings: settings)
+        let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
+        let translation = try SearchTranslation(index: index, parameters: counting, settings: settings, collection: collection,
+                                                fields: fields, filter: filter ?? defaultFilter(fields), highlighting: nil)
+        let results = translation.requests.isEmpty ? [] : try multiSearch(translation.requests)
+        let response = try ResponseAssembly.response(translation, results: results, highlighting: nil, processingTimeMS: 0)
+        let counts = response["facets"]?[attribute]?.objectValue ?? [:]
+        let hits = FacetValueSearch.facetHits(counts: counts, facetQuery: facetQuery, maxFacetHits: maxFacetHits, parameters: parameters)
+        return FacetValueSearch.response(hits, processingTimeMS: milliseconds(since: started))
+    }
+
+    static func defaultFilter(_ fields: Set<String>) -> FilterRendering {
+        let translator = FilterTranslator(collectionFields: fields)
+        return { expression in translator.translate(expression) }
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}
