@@ -1,0 +1,88 @@
+import Foundation
+import QuarryJSON
+@testable import QuarryTypesense
+import XCTest
+
+/// URLSessionTransport against a real node, and the query encoding.
+/// 1. Any status is an answer with its body; no connection is a typed `.cannotConnect`.
+/// 2. Query strings survive filter syntax and private-use characters (U+E000) intact.
+/// 3. GET /health round trips are timed (`QUARRY_HTTP_BENCH_CALLS`, default 200).
+final class HTTPTransportTests: XCTestCase {
+    nonisolated(unsafe) static var node: TypesenseTestNode?
+    nonisolated(unsafe) static var startError: (any Error)?
+
+    override class func setUp() {
+        super.setUp()
+        do { node = try TypesenseTestNode.start() } catch { startError = error }
+    }
+
+    override class func tearDown() {
+        node?.stop()
+        node = nil
+        super.tearDown()
+    }
+
+    var node: TypesenseTestNode!
+
+    override func setUpWithError() throws {
+        if let error = Self.startError { throw error }
+        node = Self.node
+    }
+
+    func request(_ method: HTTPMethod, _ target: String, body: String? = nil) -> HTTPRequest {
+        HTTPRequest(method: method, baseURL: "http://\(node.address)", target: target,
+                    headers: ["X-TYPESENSE-API-KEY": TypesenseTestNode.apiKey], body: body.map { Array($0.utf8) }, timeout: 5)
+    }
+
+    func testAnswersCarryStatusAndBody() throws {
+        let health = try URLSessionTransport.shared.send(request(.get, "/health"))
+        XCTAssertEqual(health.status, 200)
+        XCTAssertEqual(try JSONParser.parse(health.body)["ok"], true)
+
+        let missing = try URLSessionTransport.shared.send(request(.get, "/collections/nope"))
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertEqual(try JSONParser.parse(missing.body)["message"], "Not Found")
+
+        let created = try URLSessionTransport.shared.send(
+            request(.post, "/collections", body: #"{"name":"t1","fields":[{"name":"s","type":"string"}]}"#))
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(try JSONParser.parse(created.body)["name"], "t1")
+    }
+
+    func testNoListenerIsCannotConnect() throws {
+        let port = try TypesenseTestNode.freePort()
+        let request = HTTPRequest(method: .get, baseURL: "http://127.0.0.1:\(port)", target: "/health", timeout: 2)
+        XCTAssertThrowsError(try URLSessionTransport.shared.send(request)) { error in
+            let transportError = error as? HTTPTransportError
+            XCTAssertEqual(transportError?.kind, .cannotConnect, "\(error)")
+            XCTAssertEqual(transportError?.requestNotSent, true)
+        }
+    }
+
+    func testQueryEncodingKeepsEveryCharacter() {
+        XCTAssertEqual(URLQuery.escape("a-z_0.9~"), "a-z_0.9~")
+        XCTAssertEqual(URLQuery.escape("f:=[`a b`,c]&&n:>3"), "f%3A%3D%5B%60a%20b%60%2Cc%5D%26%26n%3A%3E3")
+        XCTAssertEqual(URLQuery.escape("\u{E000}é+"), "%EE%80%80%C3%A9%2B")
+        XCTAssertEqual(URLQuery.encode(["q": "x y", "per_page": 10, "prefix": false, "w": 1.5]),
+                       "q=x%20y&per_page=10&prefix=false&w=1.5")
+        XCTAssertEqual(TypesenseRequest.path("collections", "c", "documents", "a/b c"), "/collections/c/documents/a%2Fb%20c")
+    }
+
+    func testHealthRoundTripLatency() throws {
+        let calls = Int(ProcessInfo.processInfo.environment["QUARRY_HTTP_BENCH_CALLS"] ?? "") ?? 200
+        let health = request(.get, "/health")
+        _ = try URLSessionTransport.shared.send(health)
+        var times: [Double] = []
+        times.reserveCapacity(calls)
+        for _ in 0..<calls {
+            let start = ContinuousClock.now
+            let response = try URLSessionTransport.shared.send(health)
+            times.append(Double((ContinuousClock.now - start) / .microseconds(1)) / 1000)
+            XCTAssertEqual(response.status, 200)
+        }
+        times.sort()
+        let p50 = times[times.count / 2], p99 = times[min(times.count - 1, times.count * 99 / 100)]
+        print("GET /health over URLSessionTransport, \(calls) calls: p50 \(p50) ms, p99 \(p99) ms")
+        XCTAssertLessThan(p50, 50)
+    }
+}
