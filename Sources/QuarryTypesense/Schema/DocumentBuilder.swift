@@ -1,0 +1,124 @@
+import QuarryEngine
+import QuarryFilters
+import QuarryJSON
+
+/// How one record becomes one Typesense document (see `FieldNames` for the field kinds).
+///
+/// - `id` is the objectID; `_q_record` the record's JSON text, objectID included, so hits
+///   come back exactly as saved.
+/// - `s_<path>`: one field per `SearchableLayout` slot (with no `searchableAttributes`, each
+///   top-level attribute but objectID). Its array holds `SearchableLayout.text(of:)` of the
+///   slot's leaves in `SearchableLayout.forEachValue` order: the i-th string is the i-th value
+///   the engine would index for that slot, which is how Typesense highlights map back onto the
+///   record. Leaves with no text (booleans, null) are skipped, as the engine skips them.
+/// - `f_<path>`: facet texts as the engine renders them (`10`, `10.5`, `true`), distinct, in
+///   record order, for every `attributesForFaceting` entry, `attributeForDistinct` and `_tags`.
+/// - `n_<path>` / `o_<path>`: every number at the path / the first one, for numeric filters and
+///   sorts; paths dotted, arrays flattened, booleans and numeric strings excluded (the engine's
+///   numeric filters never match them). Typesense floats are 32-bit: values are rounded to
+///   the nearest float, and those beyond its range clamped to its largest finite value.
+/// - `_q_present`: every attribute path the record holds (dotted for nested objects).
+/// - `_q_filter`: the `FilterKeys` that facet, tag and negated numeric filters test.
+/// - `_q_geo`: the `_geoloc` points the engine reads, minus those Typesense would refuse.
+public struct DocumentBuilder: Sendable {
+    public let settings: IndexSettings
+    public let layout: SearchableLayout
+    /// Paths with facet texts: facet attributes, the distinct attribute, `_tags`.
+    public let facetPaths: [String]
+
+    public init(settings: IndexSettings) {
+        self.settings = settings
+        layout = SearchableLayout(settings: settings)
+        var paths: [String] = []
+        for facet in settings.attributesForFaceting where !paths.contains(facet.attribute) { paths.append(facet.attribute) }
+        if let distinct = settings.attributeForDistinct, !distinct.isEmpty, !paths.contains(distinct) { paths.append(distinct) }
+        if !paths.contains(FilterAtom.tagsAttribute) { paths.append(FilterAtom.tagsAttribute) }
+        facetPaths = paths
+    }
+
+    public func document(for record: JSONObject) throws(EngineError) -> JSONObject {
+        guard let objectID = record["objectID"]?.stringValue else {
+            throw .invalidRecord(position: "record", reason: "objectID must be a string")
+        }
+        var document: JSONObject = ["id": .string(objectID), FieldNames.record: .string(JSONWriter.string(.object(record)))]
+        var keys: [String] = []
+
+        var searchable: [(field: String, texts: [JSON])] = []
+        var lastSlot = -1
+        layout.forEachValue(of: record) { slot, name, leaf in
+            if slot != lastSlot {
+                searchable.append((FieldNames.searchable(name), []))
+                lastSlot = slot
+            }
+            if let text = SearchableLayout.text(of: leaf) { searchable[searchable.count - 1].texts.append(.string(text)) }
+        }
+        for (field, texts) in searchable where !texts.isEmpty {
+            // Two slots can name one path (`"a"` listed twice); the first keeps it.
+            if document[field] == nil { document[field] = .array(texts) }
+        }
+
+        for path in facetPaths {
+            var texts: [String] = []
+            FacetText.leaves(of: record, path: path) { leaf in
+                guard let text = FacetText.text(of: leaf), !texts.contains(text) else { return }
+                texts.append(text)
+            }
+            guard !texts.isEmpty else { continue }
+            document[FieldNames.facet(path)] = .array(texts.map(JSON.string))
+            for text in texts {
+                keys.append(FilterKeys.facet(path, text: text))
+                if let number = FacetText.number(text) { keys.append(FilterKeys.facetNumber(path, number)) }
+                if path == FilterAtom.tagsAttribute { keys.append(FilterKeys.tag(text)) }
+            }
+        }
+
+        var numbers: JSONObject = [:]
+        FacetText.numbers(of: record) { path, value in
+            let clamped = JSON.double(Self.float(value))
+            if case .array(var values) = numbers[path] {
+                values.append(clamped)
+                numbers[path] = .array(values)
+            } else {
+                numbers[path] = .array([clamped])
+            }
+        }
+        for (path, values) in numbers {
+            guard case .array(let list) = values, let first = list.first else { continue }
+            document[FieldNames.numeric(path)] = values
+            document[FieldNames.sortable(path)] = first
+            keys.append(FilterKeys.hasNumber(path))
+        }
+
+        document[FieldNames.present] = .array(Self.presentPaths(of: record).map(JSON.string))
+        let points = FacetText.geoPoints(of: record).filter { abs($0.lat) <= 90 && abs($0.lng) <= 180 }
+        if !points.isEmpty {
+            document[FieldNames.geo] = .array(points.map { .array([.double($0.lat), .double($0.lng)]) })
+        }
+        document[FilterKeys.field] = .array(keys.map(JSON.string))
+        return document
+    }
+
+    /// `value` as the float Typesense stores, kept finite.
+    static func float(_ value: Double) -> Double {
+        let largest = Double(Float.greatestFiniteMagnitude)
+        return Double(Float(min(max(value, -largest), largest)))
+    }
+
+    /// Top-level keys and the dotted paths of nested object members (objects inside arrays too).
+    static func presentPaths(of record: JSONObject) -> [String] {
+        var paths: [String] = []
+        func visit(_ value: JSON, _ path: String) {
+            if !paths.contains(path) { paths.append(path) }
+            switch value {
+            case .object(let object): for (key, member) in object { visit(member, path + "." + key) }
+            case .array(let elements):
+                for element in elements {
+                    if case .object(let object) = element { for (key, member) in object { visit(member, path + "." + key) } }
+                }
+            default: return
+            }
+        }
+        for (key, value) in record { visit(value, key) }
+        return paths
+    }
+}

