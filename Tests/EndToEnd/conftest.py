@@ -1,9 +1,13 @@
 import os
+import re
+import shutil
 import tempfile
 
 import pytest
 
-from harness import SocketDaemon, StdioDaemon
+from harness import ROOT, SocketDaemon, StdioDaemon
+from typesense_differences import DIFFERENCES, NOT_APPLICABLE
+from typesense_nodes import TypesenseCluster, backend_environment
 
 
 @pytest.fixture
@@ -52,3 +56,82 @@ def peer(request, data_dir, short_tmp, framing):
     client.daemon = server
     yield client
     server.kill()
+
+
+# Typesense: nodes for the tests that need one, and the backend tier
+# (QUARRY_BACKEND=typesense) that runs every test's daemons on one node.
+
+TYPESENSE_TIER = os.environ.get("QUARRY_BACKEND") == "typesense"
+BACKENDS_DOC = os.path.join(ROOT, "protocol", "backends.md")
+
+
+@pytest.fixture(scope="session")
+def typesense_node():
+    """One Typesense node for the whole run. No binary is an error, not a skip."""
+    node = TypesenseCluster(size=1)
+    yield node
+    node.stop()
+
+
+@pytest.fixture(scope="module")
+def typesense_cluster3():
+    """A 3-node Typesense cluster with an elected leader (about 12 s to start)."""
+    cluster = TypesenseCluster(size=3)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def typesense_backend(request):
+    """In the Typesense tier, the environment that puts every daemon on the
+    session's node (see typesense_nodes.backend_environment); set before any
+    other fixture starts a daemon. None outside the tier."""
+    if not TYPESENSE_TIER:
+        yield None
+        return
+    node = request.getfixturevalue("typesense_node")
+    directory = tempfile.mkdtemp(prefix="quarry-tier-")
+    environment = backend_environment(node, directory)
+    saved = {key: os.environ.get(key) for key in environment}
+    os.environ.update(environment)
+    yield node
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def typesense_isolation(typesense_backend):
+    """In the Typesense tier, each test starts on an empty node: what a test's
+    daemons created (collections, aliases, Quarry's metadata) goes after it."""
+    yield
+    if typesense_backend is not None:
+        typesense_backend.delete_all_collections()
+
+
+def pytest_collection_modifyitems(config, items):
+    if not TYPESENSE_TIER:
+        return
+    documented = _documented_differences()
+    for key, (difference, _) in DIFFERENCES.items():
+        if not re.search(rf"(?<![\w-]){re.escape(difference)}(?![\w-])", documented):
+            raise pytest.UsageError(f"typesense_differences.py: {difference} ({key}) is not documented in "
+                                    f"{BACKENDS_DOC}; document a difference before listing it")
+    for item in items:
+        for key, reason in NOT_APPLICABLE.items():
+            if key in item.nodeid:
+                item.add_marker(pytest.mark.skip(reason=f"not applicable on Typesense: {reason}"))
+        for key, (difference, reason) in DIFFERENCES.items():
+            if key in item.nodeid:
+                item.add_marker(pytest.mark.xfail(strict=True, reason=f"{difference}: {reason}"))
+
+
+def _documented_differences():
+    try:
+        with open(BACKENDS_DOC) as doc:
+            return doc.read()
+    except FileNotFoundError:
+        return ""

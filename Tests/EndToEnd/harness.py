@@ -6,6 +6,7 @@ also send what a broken client would: cut frames, huge headers, bad bytes.
 import json
 import os
 import select
+import shlex
 import signal
 import socket
 import subprocess
@@ -20,6 +21,12 @@ def quarry_binary():
     if not os.path.exists(path):
         raise RuntimeError(f"no quarry binary at {path}: run `swift build` first or set QUARRY_BIN")
     return path
+
+
+def extra_serve_args():
+    """`$QUARRY_EXTRA_SERVE_ARGS`, shell-split: what a test tier appends to every
+    `quarry serve` started here (the Typesense tier: its cluster's flags)."""
+    return shlex.split(os.environ.get("QUARRY_EXTRA_SERVE_ARGS", ""))
 
 
 def write_ndjson(path, count, start=0):
@@ -156,7 +163,7 @@ class StdioDaemon:
 
     def __init__(self, data_dir, framing="lsp", extra=()):
         self.process = subprocess.Popen(
-            [quarry_binary(), "serve", "--data-dir", str(data_dir), *extra],
+            [quarry_binary(), "serve", "--data-dir", str(data_dir), *extra, *extra_serve_args()],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         self.peer = Peer(self.process.stdin.fileno(), self.process.stdout.fileno(), framing,
@@ -181,7 +188,8 @@ class SocketDaemon:
         self.path = str(socket_path)
         self.log = open(os.path.join(str(data_dir), "..", os.path.basename(str(data_dir)) + ".log"), "wb")
         self.process = subprocess.Popen(
-            [quarry_binary(), "serve", "--socket", self.path, "--data-dir", str(data_dir), *extra],
+            [quarry_binary(), "serve", "--socket", self.path, "--data-dir", str(data_dir), *extra,
+             *extra_serve_args()],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log, preexec_fn=preexec_fn,
         )
         if wait:
