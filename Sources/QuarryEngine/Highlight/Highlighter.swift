@@ -7,14 +7,20 @@ import QuarryJSON
 /// least one match, keyed by its dotted path with array indices as components (`"tags.2"`,
 /// `"brand.name"`), listing half-open spans of the marked text, ascending, in the client's position
 /// encoding, counted from the start of that value.
-struct Highlighter {
+///
+/// Public, with an optional `LeafMatches` source, so a remote backend (QuarryTypesense) renders the
+/// words its server marked with exactly these shapes and rules.
+public struct Highlighter {
+    /// A leaf's matches given its text and dotted path; nil lets the engine's `TextMatcher` decide.
+    public typealias LeafMatches = (_ text: String, _ path: String) -> [TokenMatch]?
+
     let words: [QueryWord]
     let preTag: String
     let postTag: String
     let encoding: PositionEncoding
     private var matcher: TextMatcher
 
-    init(words: [QueryWord], preTag: String, postTag: String, encoding: PositionEncoding) {
+    public init(words: [QueryWord], preTag: String, postTag: String, encoding: PositionEncoding) {
         self.words = words
         self.preTag = preTag
         self.postTag = postTag
@@ -23,22 +29,24 @@ struct Highlighter {
     }
 
     /// The `_highlightResult` mirror of `value`, adding its spans to `ranges`; nil for values with no strings.
-    mutating func mirror(_ value: JSON, path: String, ranges: inout HitRanges) -> JSON? {
+    public mutating func mirror(_ value: JSON, path: String, ranges: inout HitRanges, leafMatches: LeafMatches? = nil) -> JSON? {
         switch value {
         case .string(let text):
-            return .object(result(text, path: path, ranges: &ranges))
+            return .object(result(text, path: path, ranges: &ranges, matches: leafMatches?(text, path)))
         case .int, .double:
-            return SearchableLayout.text(of: value).map { .object(result($0, path: nil, ranges: &ranges)) }
+            return SearchableLayout.text(of: value).map {
+                .object(result($0, path: nil, ranges: &ranges, matches: leafMatches?($0, path)))
+            }
         case .array(let elements):
             var mirrored: [JSON] = []
             for (i, element) in elements.enumerated() {
-                mirrored.append(mirror(element, path: "\(path).\(i)", ranges: &ranges) ?? .null)
+                mirrored.append(mirror(element, path: "\(path).\(i)", ranges: &ranges, leafMatches: leafMatches) ?? .null)
             }
             return .array(mirrored)
         case .object(let object):
             var mirrored = JSONObject()
             for (key, member) in object {
-                if let m = mirror(member, path: "\(path).\(key)", ranges: &ranges) { mirrored[key] = m }
+                if let m = mirror(member, path: "\(path).\(key)", ranges: &ranges, leafMatches: leafMatches) { mirrored[key] = m }
             }
             return .object(mirrored)
         case .null, .bool:
@@ -46,9 +54,10 @@ struct Highlighter {
         }
     }
 
-    /// `{value, matchLevel, matchedWords, fullyHighlighted}` for one string; `path` nil records no ranges.
-    mutating func result(_ text: String, path: String?, ranges: inout HitRanges) -> JSONObject {
-        let matches = matcher.matches(in: text)
+    /// `{value, matchLevel, matchedWords, fullyHighlighted}` for one string; `path` nil records no ranges;
+    /// `matches`, when given, replace the engine's own matching.
+    mutating func result(_ text: String, path: String?, ranges: inout HitRanges, matches given: [TokenMatch]? = nil) -> JSONObject {
+        let matches = given ?? matcher.matches(in: text)
         let marked = matches.filter(\.isMatched)
         if let path, !marked.isEmpty {
             let utf8 = marked.map { ($0.start, $0.markEnd) }

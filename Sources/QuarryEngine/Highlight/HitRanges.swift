@@ -3,10 +3,12 @@ import QuarryJSON
 /// One hit's `_matchRanges`, in the encoding the caller asked for and, when
 /// asked, in the other encodings too: a session's results are computed once
 /// and sent to connections that may have negotiated any encoding.
-struct HitRanges {
+///
+/// Public so a remote backend builds `_matchRanges` with the engine's conversions.
+public struct HitRanges {
     /// The members holding the ranges in each other encoding; the server swaps
     /// the one a connection negotiated in, and drops the rest, before a hit goes on the wire.
-    static func key(for encoding: PositionEncoding) -> String {
+    public static func key(for encoding: PositionEncoding) -> String {
         switch encoding {
         case .utf8: "_matchRangesUTF8"
         case .utf16: "_matchRangesUTF16"
@@ -15,11 +17,11 @@ struct HitRanges {
     }
 
     let encoding: PositionEncoding
-    var negotiated = JSONObject()
+    public var negotiated = JSONObject()
     /// By encoding, when the other encodings are kept.
     var others: [PositionEncoding: JSONObject]?
 
-    init(encoding: PositionEncoding, keepingOthers: Bool) {
+    public init(encoding: PositionEncoding, keepingOthers: Bool) {
         self.encoding = encoding
         others = keepingOthers ? [:] : nil
     }
@@ -34,7 +36,7 @@ struct HitRanges {
     }
 
     /// The hit members for the other encodings.
-    var otherMembers: [(key: String, value: JSON)] {
+    public var otherMembers: [(key: String, value: JSON)] {
         guard let others else { return [] }
         return PositionEncoding.allCases.compactMap { encoding in
             guard encoding != self.encoding else { return nil }

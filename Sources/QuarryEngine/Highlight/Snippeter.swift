@@ -5,23 +5,33 @@ import QuarryJSON
 /// `attr:N` keeps a window of N words around the first matched word (starting with the value when
 /// nothing matched), marks matches inside it, and puts the ellipsis text where words were cut.
 extension Highlighter {
-    mutating func snippet(_ value: JSON, words count: Int, ellipsis: String) -> JSON? {
+    /// `path` is the value's dotted path, as in `mirror`, for `leafMatches`.
+    public mutating func snippet(_ value: JSON, words count: Int, ellipsis: String, path: String = "",
+                                 leafMatches: LeafMatches? = nil) -> JSON? {
         switch value {
-        case .string(let text): return .object(snippet(text, words: count, ellipsis: ellipsis))
-        case .array(let elements): return .array(elements.map { snippet($0, words: count, ellipsis: ellipsis) ?? .null })
+        case .string(let text):
+            return .object(snippet(text, words: count, ellipsis: ellipsis, matches: leafMatches?(text, path)))
+        case .array(let elements):
+            var mirrored: [JSON] = []
+            for (i, element) in elements.enumerated() {
+                mirrored.append(snippet(element, words: count, ellipsis: ellipsis, path: "\(path).\(i)", leafMatches: leafMatches) ?? .null)
+            }
+            return .array(mirrored)
         case .object(let object):
             var mirrored = JSONObject()
             for (key, member) in object {
-                if let s = snippet(member, words: count, ellipsis: ellipsis) { mirrored[key] = s }
+                if let s = snippet(member, words: count, ellipsis: ellipsis, path: "\(path).\(key)", leafMatches: leafMatches) {
+                    mirrored[key] = s
+                }
             }
             return .object(mirrored)
         default: return nil
         }
     }
 
-    mutating func snippet(_ text: String, words count: Int, ellipsis: String) -> JSONObject {
+    mutating func snippet(_ text: String, words count: Int, ellipsis: String, matches given: [TokenMatch]? = nil) -> JSONObject {
         var matcher = TextMatcher(words: words)
-        let matches = matcher.matches(in: text)
+        let matches = given ?? matcher.matches(in: text)
         let bytes = Array(text.utf8)
         var object = JSONObject()
         guard !matches.isEmpty, count > 0 else {

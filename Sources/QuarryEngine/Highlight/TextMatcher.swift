@@ -3,25 +3,35 @@
 /// Re-tokenises the original value (only for hits on the page) and matches each word against every
 /// query word the way the index did: exact, prefix (only the typed part is marked), or within the
 /// word's typo budget. Offsets are UTF-8 byte offsets into the value.
-struct TokenMatch {
-    var start: Int
-    var end: Int
+///
+/// Public so a remote backend (QuarryTypesense) can turn its server's marked values into these.
+public struct TokenMatch: Sendable {
+    public var start: Int
+    public var end: Int
     /// End of the marked part; equal to `start` when the word is not matched.
-    var markEnd: Int
+    public var markEnd: Int
     /// Bit `w` set when query word `w` matched this word.
-    var words: UInt64
+    public var words: UInt64
 
-    var isMatched: Bool { markEnd > start }
-    var isFullyMarked: Bool { markEnd == end }
+    public init(start: Int, end: Int, markEnd: Int, words: UInt64) {
+        self.start = start
+        self.end = end
+        self.markEnd = markEnd
+        self.words = words
+    }
+
+    public var isMatched: Bool { markEnd > start }
+    public var isFullyMarked: Bool { markEnd == end }
 }
 
-struct TextMatcher {
+/// Public so a remote backend tokenises values, and decides which words matched, as the highlighter does.
+public struct TextMatcher {
     let words: [QueryWord]
     private var tokenizer = Tokenizer()
 
-    init(words: [QueryWord]) { self.words = words }
+    public init(words: [QueryWord]) { self.words = words }
 
-    mutating func matches(in text: String) -> [TokenMatch] {
+    public mutating func matches(in text: String) -> [TokenMatch] {
         var result: [TokenMatch] = []
         let words = self.words
         tokenizer.forEachWord(in: text) { token, start, end in

@@ -2,18 +2,20 @@
 ///
 /// Splits the query with the same normaliser as the index and decides per word whether it may match as
 /// a prefix (`queryType`; a trailing space ends the last word) and how many typos it allows.
-struct QueryWord: Sendable {
-    let bytes: [UInt8]
-    let text: String
-    let isPrefix: Bool
-    let maxTypos: Int
+///
+/// Public so a remote backend highlights with the engine's reading of the query.
+public struct QueryWord: Sendable {
+    public let bytes: [UInt8]
+    public let text: String
+    public let isPrefix: Bool
+    public let maxTypos: Int
 }
 
-enum QueryWords {
+public enum QueryWords {
     /// Queries longer than this many words ignore the rest (bounded per-document counters).
     static let maxWords = 32
 
-    static func parse(_ parameters: SearchParameters) -> [QueryWord] {
+    public static func parse(_ parameters: SearchParameters) -> [QueryWord] {
         let words = Normalizer.words(of: parameters.query).prefix(maxWords)
         let endsInWord = parameters.query.unicodeScalars.last.map { scalar -> Bool in
             var scratch: [UInt8] = []
