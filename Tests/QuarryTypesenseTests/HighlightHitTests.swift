@@ -84,6 +84,8 @@ final class HighlightHitTests: XCTestCase {
     func testNumberLeaf() throws { try assertSameAsEngine("number") }
     func testStaticLayoutAndNonSearchableAttributes() throws { try assertSameAsEngine("staticLayout") }
     func testRestrictedSearchableAttributes() throws { try assertSameAsEngine("restricted") }
+    func testLeafInTwoSlots() throws { try assertSameAsEngine("twoSlotsOneLeaf") }
+    func testEmptyQueryMarksNothing() throws { try assertSameAsEngine("emptyQuery") }
     /// Typesense, like the engine, marks every typo variant of a word, in every field; how much of a
     /// variant to mark stays the engine's (`<em>appl</em>y` for the prefix "apple", where Typesense marks "apply").
     func testEveryTypoVariant() throws { try assertSameAsEngine("typoVariants") }
