@@ -1,3 +1,4 @@
+import Foundation
 import QuarryJSON
 
 /// What did Typesense mark in one hit, field by field and element by element?
@@ -7,7 +8,8 @@ import QuarryJSON
 /// it lists at most 5 matched elements of an array field (measured live). Fields that matched
 /// nothing are absent from both.
 struct HighlightMarks {
-    /// Private-use tags, so they never clash with record text (NOTES.md §3).
+    /// Private-use tags, so they hardly ever clash with record text (NOTES.md §3); a value that holds
+    /// them no longer strips back to itself, and the engine's matcher decides for it.
     static let startTag: Unicode.Scalar = "\u{E000}"
     static let endTag: Unicode.Scalar = "\u{E001}"
 
