@@ -1,5 +1,5 @@
-import QuarryBackend
 import Foundation
+import QuarryBackend
 import QuarryEngine
 import QuarryServer
 import QuarryTransport

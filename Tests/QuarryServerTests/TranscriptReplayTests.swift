@@ -1,6 +1,6 @@
-import QuarryBackend
 import Dispatch
 import Foundation
+import QuarryBackend
 import QuarryEngine
 import QuarryJSON
 import QuarryServer
