@@ -6,7 +6,8 @@ import XCTest
 /// URLSessionTransport against a real node, and the query encoding.
 /// 1. Any status is an answer with its body; no connection is a typed `.cannotConnect`.
 /// 2. Query strings survive filter syntax and private-use characters (U+E000) intact.
-/// 3. GET /health round trips are timed (`QUARRY_HTTP_BENCH_CALLS`, default 200).
+/// 3. Many threads share one transport.
+/// 4. GET /health round trips are timed (`QUARRY_HTTP_BENCH_CALLS`, default 200).
 final class HTTPTransportTests: XCTestCase {
     nonisolated(unsafe) static var node: TypesenseTestNode?
     nonisolated(unsafe) static var startError: (any Error)?
@@ -57,6 +58,18 @@ final class HTTPTransportTests: XCTestCase {
             XCTAssertEqual(transportError?.kind, .cannotConnect, "\(error)")
             XCTAssertEqual(transportError?.requestNotSent, true)
         }
+    }
+
+    func testManyThreadsShareTheTransport() {
+        let health = request(.get, "/health")
+        let failures = NSLock()
+        nonisolated(unsafe) var failed = 0
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            for _ in 0..<25 {
+                if (try? URLSessionTransport.shared.send(health))?.status != 200 { failures.withLock { failed += 1 } }
+            }
+        }
+        XCTAssertEqual(failures.withLock { failed }, 0)
     }
 
     func testQueryEncodingKeepsEveryCharacter() {

