@@ -66,7 +66,13 @@ final class DocumentBuilderTests: XCTestCase {
         XCTAssertEqual(doc[FieldNames.numeric("a.b.c")], .array([.double(2)]))
         XCTAssertNil(doc[FieldNames.numeric("deep.a.b.c.d")], "past the engine's numeric depth")
         let keys = Set(strings(doc[FilterKeys.field]) ?? [])
-        XCTAssertTrue(keys.contains(FilterKeys.hasNumber("price")))
+        XCTAssertTrue(keys.isSuperset(of: [
+            FilterKeys.hasNumber("price"), FilterKeys.severalNumbers("price"), FilterKeys.number("price", 3), FilterKeys.number("price", -1.5),
+        ]))
+        XCTAssertEqual(doc[NumericBounds.lowest("price")], .double(-1.5))
+        XCTAssertEqual(doc[NumericBounds.highest("price")], .double(3))
+        XCTAssertNil(doc[NumericBounds.lowest("a.b.c")], "bounds only where a record holds several numbers")
+        XCTAssertFalse(keys.contains(FilterKeys.severalNumbers("a.b.c")))
         XCTAssertFalse(keys.contains(FilterKeys.hasNumber("flag")))
     }
 
@@ -74,6 +80,6 @@ final class DocumentBuilderTests: XCTestCase {
         let doc = try DocumentBuilder(settings: IndexSettings()).document(for: try record(
             #"{"objectID":"1","a":{"b":1},"c":[{"d":2}],"_geoloc":[{"lat":1,"lng":"2"},{"lat":"x","lng":1},{"lat":95,"lng":0}]}"#))
         XCTAssertEqual(strings(doc[FieldNames.present]), ["objectID", "a", "a.b", "c", "c.d", "_geoloc", "_geoloc.lat", "_geoloc.lng"])
-        XCTAssertEqual(doc[FieldNames.geo], .array([.array([.double(1), .double(2)])]))
+        XCTAssertEqual(doc[FieldNames.geo], .array([.array([.double(1), .double(2)]), .array([.double(95), .double(0)])]))
     }
 }

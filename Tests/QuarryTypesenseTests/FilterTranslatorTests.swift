@@ -4,7 +4,7 @@ import QuarryFilters
 import XCTest
 
 final class FilterTranslatorTests: XCTestCase {
-    private let translator = FilterTranslator(numericFields: ["n_price", "n_a_2Eb"])
+    private let translator = FilterTranslator(collectionFields: ["n_price", "n_a_2Eb", "n_s", "lo_s", "hi_s", "_q_filter"])
 
     private func filterBy(_ text: String) throws -> TypesenseFilter {
         translator.translate(try FilterParser.parse(text))
@@ -38,11 +38,23 @@ final class FilterTranslatorTests: XCTestCase {
         XCTAssertEqual(try filterBy("price > 5"), .filterBy("n_price:>5"))
         XCTAssertEqual(try filterBy("price != 5"), .filterBy("(n_price:<5 || n_price:>5)"))
         XCTAssertEqual(try filterBy("NOT price > 5"), .filterBy("(n_price:<=5 || \(missing))"))
-        XCTAssertEqual(try filterBy("NOT price = 5"), .filterBy("(n_price:<5 || n_price:>5 || \(missing))"))
+        XCTAssertEqual(try filterBy("price = 5"), .filterBy("_q_filter:=[`\(FilterKeys.number("price", 5))`]"))
+        XCTAssertEqual(try filterBy("NOT price = 5"), .filterBy("_q_filter:!=[`\(FilterKeys.number("price", 5))`]"))
         XCTAssertEqual(try filterBy("NOT price != 5"), .filterBy("(n_price:=5 || \(missing))"))
         XCTAssertEqual(try filterBy("price:1 TO 2.5"), .filterBy("n_price:[1..2.5]"))
         XCTAssertEqual(try filterBy("NOT price:-1 TO 2"), .filterBy("(n_price:<-1 || n_price:>2 || \(missing))"))
         XCTAssertEqual(try filterBy("a.b < 0.5"), .filterBy("n_a_2Eb:<0.5"))
+    }
+
+    func testNegationsReadBoundsWhereDocumentsHoldSeveralNumbers() throws {
+        let missing = "_q_filter:!=[`\(FilterKeys.hasNumber("s"))`]"
+        let one = "_q_filter:!=[`\(FilterKeys.severalNumbers("s"))`]"
+        XCTAssertEqual(try filterBy("NOT s > 5"), .filterBy("((n_s:<=5 && \(one)) || hi_s:<=5 || \(missing))"))
+        XCTAssertEqual(try filterBy("NOT s < 5"), .filterBy("((n_s:>=5 && \(one)) || lo_s:>=5 || \(missing))"))
+        XCTAssertEqual(try filterBy("NOT s != 5"), .filterBy("((n_s:=5 && \(one)) || (lo_s:=5 && hi_s:=5) || \(missing))"))
+        XCTAssertEqual(
+            try filterBy("NOT s:1 TO 2"), .filterBy("(((n_s:<1 || n_s:>2) && \(one)) || lo_s:>2 || hi_s:<1 || \(missing))"))
+        XCTAssertEqual(try filterBy("s > 5"), .filterBy("n_s:>5"))
     }
 
     func testClausesAreParenthesisedOrsJoinedByAnd() throws {
@@ -57,6 +69,7 @@ final class FilterTranslatorTests: XCTestCase {
         XCTAssertEqual(try filterBy("absent > 1 OR price > 1"), .filterBy("n_price:>1"))
         XCTAssertEqual(try filterBy("(NOT absent > 1 OR price > 1) AND price < 3"), .filterBy("n_price:<3"))
         XCTAssertEqual(try filterBy("price:5 TO 1"), .none, "an empty range matches nothing")
+        XCTAssertEqual(try filterBy("NOT price:5 TO 1"), .all)
     }
 
     func testBoundsUseNotationsTypesenseParses() {

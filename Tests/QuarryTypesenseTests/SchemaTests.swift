@@ -11,7 +11,7 @@ final class SchemaTests: XCTestCase {
         let types = Dictionary(uniqueKeysWithValues: fields.compactMap { f in f["name"]?.stringValue.map { ($0, f["type"]?.stringValue ?? "") } })
         XCTAssertEqual(types, [
             "_q_record": "string", "_q_present": "string[]", "_q_filter": "string[]", "_q_geo": "geopoint[]",
-            "s_.*": "string[]", "f_.*": "string[]", "n_.*": "float[]", "o_.*": "float",
+            "s_.*": "string[]", "f_.*": "string[]", "n_.*": "float[]", "o_.*": "float", "lo_.*": "float", "hi_.*": "float",
         ])
         XCTAssertEqual(fields.first { $0["name"] == .string("_q_record") }?["index"], .bool(false))
         XCTAssertEqual(fields.first { $0["name"] == .string("f_.*") }?["facet"], .bool(true))

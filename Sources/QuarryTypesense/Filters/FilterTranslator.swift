@@ -7,23 +7,20 @@ import QuarryFilters
 ///   (`price:10` matches `"10.0"`); `NOT` keeps records lacking the attribute, as `:!=` does.
 ///   Values never reach the filter text, so no backtick problem (#196) arises.
 /// - Tags test exact-text keys: case-sensitive, as in the engine.
-/// - Comparisons and ranges test `n_<path>`; `!=` becomes `(n:<v || n:>v)` (0.24 has no numeric
-///   `!=`). A negated one becomes the complementary comparison OR "no number at the path".
-///   That is exact when a record holds at most one number at the path; with several numbers,
-///   the engine keeps a record only when none passes, Typesense when one fails (documented).
+/// - `=` tests exact-number keys. Other comparisons and ranges test `n_<path>` (any number
+///   passes); `!=` becomes `(n:<v || n:>v)` (0.24 has no numeric `!=`). A negated one keeps
+///   records with no number at the path, records with one number that passes the complementary
+///   comparison, and records with several whose `NumericBounds` show that none passes; only
+///   `NOT x:a TO b` cannot tell "some below and some above, none inside" (documented).
 /// - Bounds are sent as the 32-bit float Typesense compares, clamped to its finite range.
 /// - Atoms on a numeric path no document holds are decided here (`numericFields`).
 public struct FilterTranslator: Sendable {
-    /// The `n_` fields of the collection (from `GET /collections/<name>`).
-    public var numericFields: Set<String>
+    /// The field names of the collection (from `GET /collections/<name>`): numeric atoms need
+    /// their `n_` field, negated ones also `NumericBounds` where documents hold several numbers.
+    public var fields: Set<String>
 
-    public init(numericFields: Set<String>) {
-        self.numericFields = numericFields
-    }
-
-    /// Takes every field name of the collection and keeps the numeric ones.
     public init(collectionFields: some Sequence<String>) {
-        self.init(numericFields: Set(collectionFields.filter { $0.hasPrefix("n_") }))
+        fields = Set(collectionFields)
     }
 
     public func translate(_ expression: FilterExpression) -> TypesenseFilter {
@@ -66,53 +63,78 @@ public struct FilterTranslator: Sendable {
         case .tag(let tag):
             return .any([Self.keys([FilterKeys.tag(tag)], negated: atom.isNegated)])
         case .comparison(let attribute, let op, let bound):
-            return numeric(attribute, negated: atom.isNegated) { field in
-                guard let b = Self.bound(bound) else { return [] }
-                return switch op {
-                case .less: ["\(field):<\(b)"]
-                case .lessOrEqual: ["\(field):<=\(b)"]
-                case .equal: ["\(field):=\(b)"]
-                case .notEqual: ["\(field):<\(b)", "\(field):>\(b)"]
-                case .greaterOrEqual: ["\(field):>=\(b)"]
-                case .greater: ["\(field):>\(b)"]
+            guard let b = Self.bound(bound) else { return atom.isNegated ? .always : .never }
+            if op == .equal {
+                // Equality keys hold the exact double: no 32-bit rounding, and NOT keeps records lacking one.
+                return numeric(attribute, negated: atom.isNegated) { _ in
+                    .any([Self.keys([FilterKeys.number(attribute, bound)], negated: atom.isNegated)])
                 }
-            } complement: { field in
-                guard let b = Self.bound(bound) else { return [] }
+            }
+            return numeric(attribute, negated: atom.isNegated) { fields in
+                let (n, lo, hi) = (fields.all, fields.lowest, fields.highest)
+                if !atom.isNegated {
+                    return switch op {
+                    case .less: .any(["\(n):<\(b)"])
+                    case .lessOrEqual: .any(["\(n):<=\(b)"])
+                    case .notEqual, .equal: .any(["\(n):<\(b)", "\(n):>\(b)"])
+                    case .greaterOrEqual: .any(["\(n):>=\(b)"])
+                    case .greater: .any(["\(n):>\(b)"])
+                    }
+                }
+                // One number: the complementary comparison; several: every number fails, read off the bounds.
                 return switch op {
-                case .less: ["\(field):>=\(b)"]
-                case .lessOrEqual: ["\(field):>\(b)"]
-                case .equal: ["\(field):<\(b)", "\(field):>\(b)"]
-                case .notEqual: ["\(field):=\(b)"]
-                case .greaterOrEqual: ["\(field):<\(b)"]
-                case .greater: ["\(field):<=\(b)"]
+                case .less: fields.negation(single: ["\(n):>=\(b)"], several: ["\(lo):>=\(b)"])
+                case .lessOrEqual: fields.negation(single: ["\(n):>\(b)"], several: ["\(lo):>\(b)"])
+                case .notEqual, .equal: fields.negation(single: ["\(n):=\(b)"], several: ["(\(lo):=\(b) && \(hi):=\(b))"])
+                case .greaterOrEqual: fields.negation(single: ["\(n):<\(b)"], several: ["\(hi):<\(b)"])
+                case .greater: fields.negation(single: ["\(n):<=\(b)"], several: ["\(hi):<=\(b)"])
                 }
             }
         case .range(let attribute, let lower, let upper):
-            return numeric(attribute, negated: atom.isNegated) { field in
-                guard let lo = Self.bound(lower), let hi = Self.bound(upper), lower <= upper else { return [] }
-                return ["\(field):[\(lo)..\(hi)]"]
-            } complement: { field in
-                guard let lo = Self.bound(lower), let hi = Self.bound(upper) else { return [] }
-                return ["\(field):<\(lo)", "\(field):>\(hi)"]
+            guard let lo = Self.bound(lower), let hi = Self.bound(upper), lower <= upper else {
+                return atom.isNegated ? .always : .never
+            }
+            return numeric(attribute, negated: atom.isNegated) { fields in
+                let n = fields.all
+                if !atom.isNegated { return .any(["\(n):[\(lo)..\(hi)]"]) }
+                // Several numbers: all above or all below. Some below and some above, none inside,
+                // is kept by the engine and not here (a documented difference).
+                return fields.negation(
+                    single: ["\(n):<\(lo)", "\(n):>\(hi)"], several: ["\(fields.lowest):>\(hi)", "\(fields.highest):<\(lo)"])
             }
         }
     }
 
-    /// A numeric atom: `positive` lists the conditions of the plain atom, `complement` those of
-    /// its negation among records holding a number (an empty list: none qualify).
-    private func numeric(
-        _ attribute: String, negated: Bool, positive: (String) -> [String], complement: (String) -> [String]
-    ) -> Atom {
-        let field = FieldNames.numeric(attribute)
-        guard numericFields.contains(field) else { return negated ? .always : .never }
-        if !negated {
-            let parts = positive(field)
-            return parts.isEmpty ? .never : .any(parts)
+    /// The fields of one numeric path, and how a negated atom's parts combine.
+    struct NumericFields {
+        let attribute: String
+        let all: String
+        let lowest: String
+        let highest: String
+        /// Some document holds several numbers at the path (the bounds fields exist).
+        let hasSeveral: Bool
+
+        /// Records with one number pass `single`, with several `several`, with none always.
+        func negation(single: [String], several: [String]) -> Atom {
+            let missing = FilterTranslator.keys([FilterKeys.hasNumber(attribute)], negated: true)
+            guard hasSeveral else { return .any(single + [missing]) }
+            let notSeveral = FilterTranslator.keys([FilterKeys.severalNumbers(attribute)], negated: true)
+            let one = single.count == 1 ? single[0] : "(" + single.joined(separator: " || ") + ")"
+            return .any(["(\(one) && \(notSeveral))"] + several + [missing])
         }
-        return .any(complement(field) + [Self.keys([FilterKeys.hasNumber(attribute)], negated: true)])
     }
 
-    private static func keys(_ keys: [String], negated: Bool) -> String {
+    /// A numeric atom on `attribute`: decided here when no document holds a number there.
+    private func numeric(_ attribute: String, negated: Bool, _ body: (NumericFields) -> Atom) -> Atom {
+        let all = FieldNames.numeric(attribute)
+        guard fields.contains(all) else { return negated ? .always : .never }
+        let lowest = NumericBounds.lowest(attribute), highest = NumericBounds.highest(attribute)
+        return body(NumericFields(
+            attribute: attribute, all: all, lowest: lowest, highest: highest,
+            hasSeveral: fields.contains(lowest) && fields.contains(highest)))
+    }
+
+    static func keys(_ keys: [String], negated: Bool) -> String {
         // Keys are hex digits after a letter: nothing to quote or escape.
         FilterKeys.field + (negated ? ":!=[" : ":=[") + keys.map { "`\($0)`" }.joined(separator: ",") + "]"
     }

@@ -3,7 +3,7 @@ import QuarryJSON
 
 /// The body of `POST /collections` for one physical collection of an index.
 ///
-/// Fields are wildcards by kind (`s_.*`, `f_.*`, `n_.*`, `o_.*`), so any attribute a record
+/// Fields are wildcards by kind (`s_.*`, `f_.*`, `n_.*`, `o_.*`, `lo_.*`, `hi_.*`), so any attribute a record
 /// brings gets its typed field without a schema change; the concrete fields then show in
 /// `GET /collections/<name>`. No collection option follows from the settings: the engine has no
 /// `separatorsToIndex` (it is stored in `unsupported`), so Typesense's default tokenizer stays.
@@ -24,6 +24,8 @@ public enum CollectionSchema {
             field("f_.*", "string[]", ["facet": .bool(true), "optional": .bool(true)]),
             field("n_.*", "float[]", optional),
             field("o_.*", "float", ["sort": .bool(true), "optional": .bool(true)]),
+            field("lo_.*", "float", optional),
+            field("hi_.*", "float", optional),
         ]
         return ["name": .string(name), "fields": .array(fields)]
     }

@@ -17,9 +17,12 @@ import QuarryJSON
 ///   sorts; paths dotted, arrays flattened, booleans and numeric strings excluded (the engine's
 ///   numeric filters never match them). Typesense floats are 32-bit: values are rounded to
 ///   the nearest float, and those beyond its range clamped to its largest finite value.
+/// - `lo_<path>` / `hi_<path>` (`NumericBounds`): the smallest and largest number, only where a
+///   record holds several, for negated comparisons.
 /// - `_q_present`: every attribute path the record holds (dotted for nested objects).
-/// - `_q_filter`: the `FilterKeys` that facet, tag and negated numeric filters test.
-/// - `_q_geo`: the `_geoloc` points the engine reads, minus those Typesense would refuse.
+/// - `_q_filter`: the `FilterKeys` that facet, tag, `=` and negated numeric filters test.
+/// - `_q_geo`: the `_geoloc` points the engine reads; Typesense 0.24.1 takes out-of-range ones
+///   (lat 95, lng 200) as the engine does, so only non-finite ones are dropped.
 public struct DocumentBuilder: Sendable {
     public let settings: IndexSettings
     public let layout: SearchableLayout
@@ -72,25 +75,30 @@ public struct DocumentBuilder: Sendable {
             }
         }
 
-        var numbers: JSONObject = [:]
+        var numbers: [String: [Double]] = [:], numericPaths: [String] = []
         FacetText.numbers(of: record) { path, value in
-            let clamped = JSON.double(Self.float(value))
-            if case .array(var values) = numbers[path] {
-                values.append(clamped)
-                numbers[path] = .array(values)
-            } else {
-                numbers[path] = .array([clamped])
-            }
+            if numbers[path] == nil { numericPaths.append(path) }
+            numbers[path, default: []].append(value)
         }
-        for (path, values) in numbers {
-            guard case .array(let list) = values, let first = list.first else { continue }
-            document[FieldNames.numeric(path)] = values
-            document[FieldNames.sortable(path)] = first
+        for path in numericPaths {
+            guard let values = numbers[path], let first = values.first else { continue }
+            document[FieldNames.numeric(path)] = .array(values.map { .double(Self.float($0)) })
+            document[FieldNames.sortable(path)] = .double(Self.float(first))
             keys.append(FilterKeys.hasNumber(path))
+            var seen: Set<String> = []
+            for value in values {
+                let key = FilterKeys.number(path, value)
+                if seen.insert(key).inserted { keys.append(key) }
+            }
+            if values.count > 1, let lowest = values.min(), let highest = values.max() {
+                document[NumericBounds.lowest(path)] = .double(Self.float(lowest))
+                document[NumericBounds.highest(path)] = .double(Self.float(highest))
+                keys.append(FilterKeys.severalNumbers(path))
+            }
         }
 
         document[FieldNames.present] = .array(Self.presentPaths(of: record).map(JSON.string))
-        let points = FacetText.geoPoints(of: record).filter { abs($0.lat) <= 90 && abs($0.lng) <= 180 }
+        let points = FacetText.geoPoints(of: record).filter { $0.lat.isFinite && $0.lng.isFinite }
         if !points.isEmpty {
             document[FieldNames.geo] = .array(points.map { .array([.double($0.lat), .double($0.lng)]) })
         }

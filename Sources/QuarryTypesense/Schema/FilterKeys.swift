@@ -28,6 +28,12 @@ public enum FilterKeys {
     /// The record holds at least one number at `path` (negated numeric filters keep records lacking one).
     public static func hasNumber(_ path: String) -> String { key("n", path, "") }
 
+    /// The record holds two numbers or more at `path`: it has `NumericBounds` fields.
+    public static func severalNumbers(_ path: String) -> String { key("r", path, "") }
+
+    /// A number at `path`, for `=` filters: exact in double precision, unlike Typesense's 32-bit floats.
+    public static func number(_ path: String, _ value: Double) -> String { key("m", path, FacetText.render(value)) }
+
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func key(_ kind: Character, _ path: String, _ text: String) -> String {

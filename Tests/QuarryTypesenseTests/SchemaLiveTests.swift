@@ -1,0 +1,47 @@
+import QuarryEngine
+import QuarryJSON
+@testable import QuarryTypesense
+import XCTest
+
+/// The collection schema on a live node: documents import, and the derived fields facet, sort,
+/// filter and search as the other parts of the backend expect.
+final class SchemaLiveTests: XCTestCase {
+    func testDerivedFieldsFacetSortFilterAndSearch() throws {
+        let node = try LocalTypesenseNode.start()
+        defer { node.stop() }
+        guard case .object(let settingsJSON) = try JSONParser.parse(#"{"searchableAttributes":["title","tags.name"],"attributesForFaceting":["color"]}"#)
+        else { return XCTFail("settings") }
+        let settings = try IndexSettings(json: settingsJSON)
+        let texts = [
+            #"{"objectID":"a","title":"Kettle","color":["red",10.5],"price":30,"tags":[{"name":"steel"}],"_geoloc":{"lat":48.85,"lng":2.35}}"#,
+            #"{"objectID":"b","title":"Blue mug","color":"blue","price":-2.5,"tags":[{"name":"Kettle"}]}"#,
+            #"{"objectID":"c","title":"Plain","color":["red"],"price":[7,100],"nested":{"deep":1}}"#,
+        ]
+        let records: [JSONObject] = try texts.map { text in
+            guard case .object(let object) = try JSONParser.parse(text) else { throw NodeError("record") }
+            return object
+        }
+        let fields = try node.index(records, settings: settings)
+        XCTAssertTrue(Set(fields).isSuperset(of: ["s_title", "s_tags_2Ename", "f_color", "n_price", "o_price", "n_nested_2Edeep"]), "\(fields)")
+
+        let facets = try node.search(["q": "*", "facet_by": "f_color", "max_facet_values": "10"])
+        let counts = facets["facet_counts"]?.arrayValue?.first?["counts"]?.arrayValue ?? []
+        let byValue = Dictionary(uniqueKeysWithValues: counts.compactMap { c in c["value"]?.stringValue.map { ($0, c["count"]?.intValue ?? 0) } })
+        XCTAssertEqual(byValue, ["red": 2, "blue": 1, "10.5": 1])
+
+        let sorted = try node.search(["q": "*", "sort_by": "o_price:asc"])
+        XCTAssertEqual(sorted["hits"]?.arrayValue?.compactMap { $0["document"]?["id"]?.stringValue }, ["b", "c", "a"])
+
+        let filtered = try node.search(["q": "*", "filter_by": "n_price:>50"])
+        XCTAssertEqual(filtered["hits"]?.arrayValue?.compactMap { $0["document"]?["id"]?.stringValue }, ["c"])
+
+        let searchable = SearchableFields(settings: settings, collectionFields: fields)
+        XCTAssertEqual(searchable.fields, ["s_title", "s_tags_2Ename"])
+        let found = try node.search(["q": "kettle", "query_by": searchable.queryBy, "query_by_weights": searchable.queryByWeights])
+        XCTAssertEqual(found["hits"]?.arrayValue?.compactMap { $0["document"]?["id"]?.stringValue }, ["a", "b"], "title outranks tags.name when both match whole")
+        XCTAssertEqual(found["hits"]?.arrayValue?.first?["document"]?[FieldNames.record], .string(texts[0]))
+
+        let near = try node.search(["q": "*", "filter_by": "_q_geo:(48.86,2.35,5 km)"])
+        XCTAssertEqual(near["hits"]?.arrayValue?.compactMap { $0["document"]?["id"]?.stringValue }, ["a"])
+    }
+}
