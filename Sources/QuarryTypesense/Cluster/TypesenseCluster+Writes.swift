@@ -15,8 +15,8 @@ extension TypesenseCluster {
                 case .rejected(let error):
                     throw error
                 case .failed(let failure):
-                    // The write may have been applied: pin reads as if it had.
-                    noteWrite()
+                    // A write that may have been applied pins reads as if it had.
+                    if !failure.notApplied { noteWrite() }
                     markFailed(leader)
                     forgetLeader(leader)
                     lastFailure = "the write to \(nodes[leader]) failed: \(failure.text)"

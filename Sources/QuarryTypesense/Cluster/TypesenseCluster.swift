@@ -18,7 +18,7 @@ import QuarrySync
 ///
 /// Read-your-writes, and its limits: followers apply a write about 500 ms after
 /// the leader acknowledged it. For `readYourWritesWindow` (2 s) after any write
-/// through this object returns (or fails, as it may have been applied), reads
+/// through this object returns (or fails after the leader may have got it), reads
 /// go to the leader. If the leader is unknown or unreachable then, the read
 /// waits until the window has passed and goes to any node. So a read that
 /// starts after a write through the same `TypesenseCluster` returned sees it,
