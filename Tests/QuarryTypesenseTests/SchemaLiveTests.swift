@@ -7,7 +7,7 @@ import XCTest
 /// filter and search as the other parts of the backend expect.
 final class SchemaLiveTests: XCTestCase {
     func testDerivedFieldsFacetSortFilterAndSearch() throws {
-        let node = try LocalTypesenseNode.start()
+        let node = try LiveCollection.start()
         defer { node.stop() }
         guard case .object(let settingsJSON) = try JSONParser.parse(#"{"searchableAttributes":["title","tags.name"],"attributesForFaceting":["color"]}"#)
         else { return XCTFail("settings") }
@@ -18,13 +18,13 @@ final class SchemaLiveTests: XCTestCase {
             #"{"objectID":"c","title":"Plain","color":["red"],"price":[7,100],"nested":{"deep":1}}"#,
         ]
         let records: [JSONObject] = try texts.map { text in
-            guard case .object(let object) = try JSONParser.parse(text) else { throw NodeError("record") }
+            guard case .object(let object) = try JSONParser.parse(text) else { throw LiveError("record") }
             return object
         }
         let fields = try node.index(records, settings: settings)
         XCTAssertTrue(Set(fields).isSuperset(of: ["s_title", "s_tags_2Ename", "f_color", "n_price", "o_price", "n_nested_2Edeep"]), "\(fields)")
 
-        let facets = try node.search(["q": "*", "facet_by": "f_color", "max_facet_values": "10"])
+        let facets = try node.search(["q": "*", "facet_by": "f_color", "max_facet_values": 10])
         let counts = facets["facet_counts"]?.arrayValue?.first?["counts"]?.arrayValue ?? []
         let byValue = Dictionary(uniqueKeysWithValues: counts.compactMap { c in c["value"]?.stringValue.map { ($0, c["count"]?.intValue ?? 0) } })
         XCTAssertEqual(byValue, ["red": 2, "blue": 1, "10.5": 1])
@@ -37,7 +37,7 @@ final class SchemaLiveTests: XCTestCase {
 
         let searchable = SearchableFields(settings: settings, collectionFields: fields)
         XCTAssertEqual(searchable.fields, ["s_title", "s_tags_2Ename"])
-        let found = try node.search(["q": "kettle", "query_by": searchable.queryBy, "query_by_weights": searchable.queryByWeights])
+        let found = try node.search(["q": "kettle", "query_by": .string(searchable.queryBy), "query_by_weights": .string(searchable.queryByWeights)])
         XCTAssertEqual(found["hits"]?.arrayValue?.compactMap { $0["document"]?["id"]?.stringValue }, ["a", "b"], "title outranks tags.name when both match whole")
         XCTAssertEqual(found["hits"]?.arrayValue?.first?["document"]?[FieldNames.record], .string(texts[0]))
 
