@@ -34,15 +34,10 @@ extension TypesenseAPI {
     /// Empty `includeFields`/`excludeFields` mean all fields.
     public func exportDocuments(collection: String, filterBy: String? = nil, includeFields: [String] = [],
                                 excludeFields: [String] = []) throws(TypesenseError) -> [JSONObject] {
-        var query = JSONObject()
-        if let filterBy { query["filter_by"] = .string(filterBy) }
-        if !includeFields.isEmpty { query["include_fields"] = .string(includeFields.joined(separator: ",")) }
-        if !excludeFields.isEmpty { query["exclude_fields"] = .string(excludeFields.joined(separator: ",")) }
-        let response = try cluster.send(TypesenseRequest(
-            .get, TypesenseRequest.path("collections", collection, "documents", "export"), query: query, kind: .read,
-            timeout: max(cluster.options.readTimeout, cluster.options.writeTimeout)))
+        let body = try exportJSONL(collection: collection, filterBy: filterBy, includeFields: includeFields,
+                                   excludeFields: excludeFields)
         var documents: [JSONObject] = []
-        for line in JSONLines.split(response.body) {
+        for line in JSONLines.split(body) {
             guard let document = (try? JSONParser.parse(line))?.objectValue else {
                 throw .invalidResponse("export of \(collection): a line is not a JSON object")
             }
@@ -50,12 +45,24 @@ extension TypesenseAPI {
         }
         return documents
     }
+
+    /// `exportDocuments` as the JSONL body Typesense sent, for callers that parse one line at a time.
+    public func exportJSONL(collection: String, filterBy: String? = nil, includeFields: [String] = [],
+                            excludeFields: [String] = []) throws(TypesenseError) -> [UInt8] {
+        var query = JSONObject()
+        if let filterBy { query["filter_by"] = .string(filterBy) }
+        if !includeFields.isEmpty { query["include_fields"] = .string(includeFields.joined(separator: ",")) }
+        if !excludeFields.isEmpty { query["exclude_fields"] = .string(excludeFields.joined(separator: ",")) }
+        return try cluster.send(TypesenseRequest(
+            .get, TypesenseRequest.path("collections", collection, "documents", "export"), query: query, kind: .read,
+            timeout: max(cluster.options.readTimeout, cluster.options.writeTimeout))).body
+    }
 }
 
 /// Splitting JSONL bodies (export and import answers).
-enum JSONLines {
+public enum JSONLines {
     /// The non-empty lines, without their newlines.
-    static func split(_ body: [UInt8]) -> [ArraySlice<UInt8>] {
+    public static func split(_ body: [UInt8]) -> [ArraySlice<UInt8>] {
         body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
             .filter { !$0.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") } }
     }

@@ -27,7 +27,7 @@ public struct TypesenseNode: Sendable, Hashable, CustomStringConvertible {
 
     /// A comma-separated list (`QUARRY_TYPESENSE_NODES`); nil if any entry is malformed or none is given.
     public static func list(_ text: String) -> [TypesenseNode]? {
-        let entries = text.split(separator: ",").map { $0.trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+        let entries = text.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
         let nodes = entries.compactMap { TypesenseNode(String($0)) }
         return nodes.isEmpty || nodes.count != entries.count ? nil : nodes
     }
@@ -37,10 +37,10 @@ public struct TypesenseNode: Sendable, Hashable, CustomStringConvertible {
 }
 
 private extension Substring {
-    func trimmingCharacters(in set: Character) -> Substring {
+    func trimmingSpaces() -> Substring {
         var s = self
-        while s.first == set { s = s.dropFirst() }
-        while s.last == set { s = s.dropLast() }
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
         return s
     }
 }
