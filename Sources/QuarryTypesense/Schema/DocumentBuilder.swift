@@ -61,9 +61,9 @@ public struct DocumentBuilder: Sendable {
         }
 
         for path in facetPaths {
-            var texts: [String] = []
+            var texts: [String] = [], seen: Set<String> = []
             FacetText.leaves(of: record, path: path) { leaf in
-                guard let text = FacetText.text(of: leaf), !texts.contains(text) else { return }
+                guard let text = FacetText.text(of: leaf), seen.insert(text).inserted else { return }
                 texts.append(text)
             }
             guard !texts.isEmpty else { continue }
@@ -114,9 +114,9 @@ public struct DocumentBuilder: Sendable {
 
     /// Top-level keys and the dotted paths of nested object members (objects inside arrays too).
     static func presentPaths(of record: JSONObject) -> [String] {
-        var paths: [String] = []
+        var paths: [String] = [], seen: Set<String> = []
         func visit(_ value: JSON, _ path: String) {
-            if !paths.contains(path) { paths.append(path) }
+            if seen.insert(path).inserted { paths.append(path) }
             switch value {
             case .object(let object): for (key, member) in object { visit(member, path + "." + key) }
             case .array(let elements):
