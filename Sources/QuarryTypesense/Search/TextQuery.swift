@@ -18,8 +18,6 @@ struct TextQuery: Sendable {
     /// Candidates per query word, and the hit count below which typos are tried: both high enough
     /// that Typesense never stops expanding a prefix or a typo early. Raise with the vocabulary.
     static let candidateLimit = 100_000
-    /// The engine's `QueryWords.maxWords`.
-    static let maxWords = 32
     static let exhaustive: JSONObject = [
         "max_candidates": JSON(candidateLimit),
         "typo_tokens_threshold": JSON(candidateLimit),
@@ -29,10 +27,12 @@ struct TextQuery: Sendable {
     ]
 
     init(_ search: SearchParameters, settings: IndexSettings, fields: Set<String>) {
-        // The engine's words (folded, split on every symbol, at most 32), so both backends search the same words.
-        let words = Normalizer.words(of: search.query).prefix(Self.maxWords).map { String(decoding: $0, as: UTF8.self) }
-        hasWords = !words.isEmpty
-        q = hasWords ? words.joined(separator: " ") : "*"
+        // A query without a word (by the engine's normaliser) matches every record, as `*` does.
+        // The text itself goes as typed: documents hold the raw text and Typesense's tokenizer
+        // (no `token_separators`) joins "don't" into one token on both sides, where sending the
+        // engine's words ("don t") would miss it.
+        hasWords = !Normalizer.words(of: search.query).isEmpty
+        q = hasWords ? search.query : "*"
 
         var queryBy: [String] = [], ranks: [Int] = []
         let layout = SearchableLayout(settings: settings)
