@@ -1,12 +1,13 @@
-import QuarryBackend
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuarryBackend
 import QuarryEngine
 import QuarryProtocol
 import QuarryServer
 import QuarryTransport
+import QuarryTypesense
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,6 +47,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Searches run at once (default: the number of cores less one, at least 1).")
     var searchThreads: Int?
 
+    @OptionGroup(title: "Typesense cluster")
+    var typesense: TypesenseOptions
+
     func validate() throws {
         if daemon && socket != nil { throw ValidationError("--daemon and --socket both choose the socket; give one") }
         if (daemon || socket != nil) && listen != nil { throw ValidationError("--listen adds a socket to stdio; it cannot be combined with --daemon or --socket") }
@@ -60,6 +64,13 @@ struct ServeCommand: ParsableCommand {
         let directory = absolutePath(dataDir ?? Locations.defaultDataDirectory)
         Locations.ensureDirectory(directory)
         let ownerSocket = Locations.ownerSocketPath(dataDirectory: directory)
+        let cluster: TypesenseConfiguration?
+        do {
+            cluster = try typesense.configuration()
+        } catch {
+            Log.standardError.write("quarry: \(error)")
+            throw ExitCode(2)
+        }
         let engine: Engine
         do {
             engine = try Engine(directory: directory, log: log)
@@ -121,7 +132,16 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.sessionGracePeriod = sessionGrace
         if let searchThreads { serverConfiguration.searchConcurrency = searchThreads }
         serverConfiguration.daemon = DaemonInfo(pid: Int(getpid()), sockets: sockets, dataDirectory: directory)
-        let server = Server(configuration: serverConfiguration, backend: engine, sink: transport, log: log)
+        var backend: any IndexBackend = engine
+        if let cluster {
+            backend = RoutedBackend(local: engine, remote: TypesenseBackend(configuration: cluster, log: log), selection: cluster.indices)
+            let indices = switch cluster.indices {
+            case .all: "every index"
+            case .named(let names): names.sorted().joined(separator: ", ")
+            }
+            log("on the Typesense cluster \(cluster.nodes.joined(separator: ",")): \(indices)")
+        }
+        let server = Server(configuration: serverConfiguration, backend: backend, sink: transport, log: log)
         server.started()
         transport.run(delegate: ServerTransportDelegate(server: server))
         engine.close()

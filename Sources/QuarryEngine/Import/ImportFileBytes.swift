@@ -10,7 +10,7 @@ package final class ImportFileBytes {
     package static let defaultBufferSize = 1 << 20
 
     let path: String
-    let totalBytes: Int64
+    package let totalBytes: Int64
     private let descriptor: Int32
     private var buffer: [UInt8]
     private var position = 0
@@ -32,7 +32,7 @@ package final class ImportFileBytes {
     deinit { close(descriptor) }
 
     /// Bytes consumed so far: the offset of the next byte.
-    var offset: Int64 { bufferStart + Int64(position) }
+    package var offset: Int64 { bufferStart + Int64(position) }
 
     func next() throws(EngineError) -> UInt8? {
         if position == count, try !refill() { return nil }

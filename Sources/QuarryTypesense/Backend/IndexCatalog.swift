@@ -1,0 +1,112 @@
+import QuarryEngine
+import QuarryJSON
+import QuarrySync
+
+/// The cluster's indices, read from `quarry__meta` and kept for a moment:
+/// every keystroke needs its index's settings and fields, but another daemon
+/// may change them, so a cached copy is trusted for `maxAge` only and dropped
+/// at once after this daemon's own changes.
+final class IndexCatalog: Sendable {
+    struct Snapshot: Sendable {
+        var entries: [String: CatalogEntry]
+        /// Replica name → primary name.
+        var replicaOf: [String: String]
+        var readAt: ContinuousClock.Instant
+    }
+
+    private let api: TypesenseAPI
+    private let maxAge: Duration
+    private let cache = Locked<Snapshot?>(nil)
+    /// Concrete field names per physical collection (wildcard fields appear once a document holds them).
+    private let fieldCache = Locked<[String: (fields: Set<String>, readAt: ContinuousClock.Instant)]>([:])
+
+    init(api: TypesenseAPI, maxAge: Duration = .seconds(1)) {
+        self.api = api
+        self.maxAge = maxAge
+    }
+
+    /// Creates the meta collection when the cluster has none (the first daemon on a new cluster).
+    func prepare() throws(EngineError) {
+        try call { () throws(TypesenseError) in
+            guard try api.collection(FieldNames.metaCollection) == nil else { return }
+            do throws(TypesenseError) {
+                _ = try api.createCollection(CatalogEntry.metaSchema)
+            } catch {
+                // Another daemon may have created it in between.
+                guard try api.collection(FieldNames.metaCollection) != nil else { throw error }
+            }
+        }
+    }
+
+    func snapshot() throws(EngineError) -> Snapshot {
+        if let cached = cache.withLock({ $0 }), ContinuousClock.now - cached.readAt < maxAge { return cached }
+        let documents = try call { () throws(TypesenseError) in try api.exportDocuments(collection: FieldNames.metaCollection) }
+        var entries: [String: CatalogEntry] = [:]
+        var replicaOf: [String: String] = [:]
+        for document in documents {
+            guard let entry = CatalogEntry(document: document) else { continue }
+            entries[entry.name] = entry
+            for replica in entry.replicaNames { replicaOf[replica] = entry.name }
+        }
+        let fresh = Snapshot(entries: entries, replicaOf: replicaOf, readAt: ContinuousClock.now)
+        cache.withLock { $0 = fresh }
+        return fresh
+    }
+
+    /// The primary entry for `name` and, when `name` is a replica, its name.
+    func resolve(_ name: String) throws(EngineError) -> (entry: CatalogEntry, replica: String?) {
+        let snapshot = try snapshot()
+        if let entry = snapshot.entries[name] { return (entry, nil) }
+        if let primary = snapshot.replicaOf[name], let entry = snapshot.entries[primary] { return (entry, name) }
+        throw .indexNotFound(name)
+    }
+
+    func primary(ofReplica name: String) -> String? {
+        (try? snapshot())?.replicaOf[name]
+    }
+
+    func fields(of collection: String) throws(EngineError) -> Set<String> {
+        if let cached = fieldCache.withLock({ $0[collection] }), ContinuousClock.now - cached.readAt < maxAge { return cached.fields }
+        let schema = try call { () throws(TypesenseError) in try api.collection(collection) }
+        guard let schema, case .array(let fields)? = schema["fields"] else {
+            throw .storage("collection '\(collection)' is missing from the cluster")
+        }
+        let names = Set(fields.compactMap { $0["name"]?.stringValue }.filter { !$0.contains("*") })
+        fieldCache.withLock { $0[collection] = (names, ContinuousClock.now) }
+        return names
+    }
+
+    func save(_ entry: CatalogEntry) throws(EngineError) {
+        let result = try call { () throws(TypesenseError) in
+            try api.importDocuments([entry.document], collection: FieldNames.metaCollection, action: .upsert)
+        }
+        invalidate()
+        if let failure = result.failures.first { throw .storage("the cluster refused the settings of '\(entry.name)': \(failure.error)") }
+    }
+
+    func remove(_ name: String) throws(EngineError) {
+        _ = try call { () throws(TypesenseError) in try api.deleteDocument(FieldNames.encode(name), collection: FieldNames.metaCollection) }
+        invalidate()
+    }
+
+    /// After this daemon's own change.
+    func invalidate() {
+        cache.withLock { $0 = nil }
+    }
+
+    /// After a document write, which may add fields to the collection.
+    func invalidateFields(of collection: String? = nil) {
+        fieldCache.withLock { cache in
+            if let collection { cache[collection] = nil } else { cache = [:] }
+        }
+    }
+}
+
+/// Runs a cluster call, answering in the engine's errors.
+func call<T>(_ body: () throws(TypesenseError) -> T) throws(EngineError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw error.engineError
+    }
+}

@@ -1,0 +1,73 @@
+import QuarryEngine
+import QuarryJSON
+
+extension TypesenseBackend {
+    /// Streams the file into a new collection that starts as a copy of the
+    /// index, then swaps it in: all or nothing, as the engine's import is. A
+    /// bad record, a cancel or a cluster failure drops the new collection.
+    public func importRecords(
+        index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,
+        progress: @Sendable (ImportProgress) -> Void, isCancelled: @Sendable () -> Bool
+    ) throws(EngineError) -> ImportReceipt {
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard let format = format ?? ImportFormat(guessingFrom: path) else {
+            throw .invalidParameter(name: "format", expected: "json, ndjson or csv (the file extension does not say)")
+        }
+        var merged: IndexSettings? = nil
+        if let settings {
+            var probe = IndexSettings()
+            try probe.merge(settings)
+        }
+        var reader = try format.reader(path: path)
+        try ready()
+        let existed = (try? catalog.resolve(index)) != nil
+        let entry = try writable(index, create: true)
+        if let settings {
+            var combined = entry.parsedSettings
+            try combined.merge(settings)
+            try checkReplicas(of: index, settings: combined, snapshot: try catalog.snapshot())
+            merged = combined
+        }
+        var imported = 0, skipped = 0
+        var reasons: [String] = []
+        var throttle = ImportProgressThrottle()
+        do throws(EngineError) {
+            try rebuild(entry, settings: merged?.json() ?? entry.settings) { sink throws(EngineError) in
+                if existed { try copyRecords(of: entry, into: sink) }
+                func report(final: Bool) throws(EngineError) {
+                    guard final || throttle.isDue(records: imported + skipped) else { return }
+                    let bytes = reader.bytes
+                    progress(ImportProgress(bytesRead: bytes.offset, totalBytes: bytes.totalBytes, records: imported, skipped: skipped))
+                    if isCancelled() { throw .cancelled }
+                }
+                while let item = try reader.next() {
+                    do throws(EngineError) {
+                        switch item {
+                        case .invalid(let position, let reason):
+                            throw EngineError.invalidRecord(position: position.description, reason: reason)
+                        case .value(let value, let position):
+                            let (_, record) = try EngineRecordRules.prepare(value, position: position.description, generate: true)
+                            try sink.add(record)
+                            imported += 1
+                        }
+                    } catch {
+                        guard skipInvalid, case .invalidRecord = error else { throw error }
+                        skipped += 1
+                        if reasons.count < Engine.maxSkippedReasons { reasons.append(error.description) }
+                    }
+                    try report(final: false)
+                }
+                try report(final: true)
+            }
+        } catch {
+            // An index this import created goes again, as the engine's does.
+            if !existed { _ = try? deleteIndex(index) }
+            throw error
+        }
+        let elapsed = clock.now - start
+        return ImportReceipt(
+            index: index, imported: imported, skipped: skipped, skippedReasons: reasons, taskID: taskIDs.next(),
+            durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+    }
+}

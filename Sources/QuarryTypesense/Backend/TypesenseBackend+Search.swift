@@ -1,0 +1,120 @@
+import QuarryEngine
+import QuarryJSON
+
+/// Reads that search: each is one `multi_search` on the index's alias (a
+/// replica searches its primary's) with the settings the engine would use.
+extension TypesenseBackend {
+    public func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
+        throws(EngineError) -> JSON
+    {
+        try ready()
+        let (entry, settings) = try searchable(index)
+        let alias = FieldNames.alias(ofIndex: entry.name)
+        return try TypesenseSearch.search(
+            index: index, parameters: parameters, settings: settings, collection: alias,
+            fields: try catalog.fields(of: entry.collection), positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges,
+            highlighting: HitHighlighter(settings: settings), multiSearch: multiSearch(index: index))
+    }
+
+    public func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
+        throws(EngineError) -> JSON
+    {
+        try ready()
+        let (entry, settings) = try searchable(index)
+        return try TypesenseSearch.searchForFacetValues(
+            index: index, attribute: attribute, parameters: parameters, settings: settings,
+            collection: FieldNames.alias(ofIndex: entry.name), fields: try catalog.fields(of: entry.collection),
+            positionEncoding: positionEncoding, multiSearch: multiSearch(index: index))
+    }
+
+    /// One page of the records matching `parameters`, in browse-key order (see `BrowseKey`).
+    public func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
+        throws(EngineError) -> BrowsePage
+    {
+        var browse = BrowseCursor(index: index, after: "", parameters: parameters, hitsPerPage: Engine.browseMaxHitsPerPage,
+                                  attributesToRetrieve: nil)
+        if let cursor {
+            if let key = parameters.keys.first {
+                throw .invalidParameter(name: key, expected: "absent when 'cursor' is given (the cursor carries the query and filters)")
+            }
+            browse = try BrowseCursor(decoding: cursor, index: index)
+        }
+        if let hitsPerPage { browse.hitsPerPage = hitsPerPage }
+        if let attributesToRetrieve { browse.attributesToRetrieve = attributesToRetrieve }
+        guard (1...Engine.browseMaxHitsPerPage).contains(browse.hitsPerPage) else {
+            throw .invalidParameter(name: "hitsPerPage", expected: "1 to \(Engine.browseMaxHitsPerPage)")
+        }
+        try ready()
+        let (entry, settings) = try searchable(index)
+        var search = try SearchParameters(json: browse.parameters, settings: settings)
+        search.hitsPerPage = 1
+        search.page = 0
+        let translation = try SearchTranslation(
+            index: index, parameters: search, settings: settings, collection: FieldNames.alias(ofIndex: entry.name),
+            fields: try catalog.fields(of: entry.collection), filter: TypesenseSearch.defaultFilter(try catalog.fields(of: entry.collection)),
+            highlighting: nil)
+        guard let first = translation.searches.first, let base = first.parameters else {
+            return BrowsePage(hits: [], cursor: nil, nbHits: 0)  // known to match nothing
+        }
+        var request = base
+        request["sort_by"] = .string("\(BrowseKey.field):asc")
+        request["include_fields"] = .string(FieldNames.record + "," + BrowseKey.field)
+        request["page"] = 1
+        for key in ["group_by", "group_limit", "facet_by", "max_facet_values"] { request[key] = nil }
+        let baseFilter = request["filter_by"]?.stringValue
+        var counting = request
+        counting["per_page"] = 0
+        let retrieve = browse.attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }
+        var hits: [JSONObject] = []
+        var after = Int64(browse.after)
+        var nbHits = 0
+        var more: Bool
+        while true {
+            let remaining = browse.hitsPerPage - hits.count
+            let wanted = min(250, remaining + 1)  // one more than needed tells whether a next page exists
+            var page = request
+            page["per_page"] = JSON(wanted)
+            if let after {
+                let keyFilter = "\(BrowseKey.field):>\(after)"
+                page["filter_by"] = .string(baseFilter.map { "(\($0)) && \(keyFilter)" } ?? keyFilter)
+            }
+            let results = try multiSearch(index: index)(hits.isEmpty ? [page, counting] : [page])
+            if results.count > 1 { nbHits = results[1]["found"]?.intValue ?? 0 }
+            let documents = results.first?["hits"]?.arrayValue?.compactMap { $0["document"]?.objectValue } ?? []
+            for document in documents.prefix(remaining) {
+                guard let record = Self.record(of: document), let objectID = record["objectID"]?.stringValue else { continue }
+                hits.append(Engine.retrieve(retrieve, from: record, objectID: objectID))
+                after = document[BrowseKey.field]?.intValue.map(Int64.init) ?? after
+            }
+            if documents.count > remaining { more = true; break }
+            if documents.count < wanted { more = false; break }
+        }
+        var next: String? = nil
+        if more, let after {
+            browse.after = String(after)
+            next = browse.encoded
+        }
+        return BrowsePage(hits: hits, cursor: next, nbHits: nbHits)
+    }
+
+    /// The primary entry holding `index`'s records, and the settings `index` searches with.
+    func searchable(_ index: String) throws(EngineError) -> (entry: CatalogEntry, settings: IndexSettings) {
+        let (entry, replica) = try catalog.resolve(index)
+        return (entry, replica.map(entry.effectiveSettings) ?? entry.parsedSettings)
+    }
+
+    /// Runs one multi_search; a collection gone from under the alias (another daemon deleted the index) is a missing index.
+    func multiSearch(index: String) -> TypesenseSearch.MultiSearch {
+        { searches throws(EngineError) in
+            do throws(TypesenseError) {
+                return try self.api.multiSearch(searches)
+            } catch {
+                if error.isNotFound {
+                    self.catalog.invalidate()
+                    throw .indexNotFound(index)
+                }
+                throw error.engineError
+            }
+        }
+    }
+}
