@@ -118,11 +118,11 @@ final class SearchTranslationTests: XCTestCase {
         XCTAssertNil(t.requests[0]["facet_by"])
         XCTAssertEqual(t.requests[1]["facet_by"], "f_color,f_brand")
         XCTAssertNil(t.requests[1]["group_by"])
-        // distinct 2 pages by groups from the first one.
+        // Grouped pages are fetched from the first group, twice the hits wanted.
         let two = try translate(["query": "g", "page": 1, "hitsPerPage": 5, "distinct": 2],
                                 settings: ["attributeForDistinct": "brand"])
         XCTAssertEqual(two.requests.map { $0["page"] }, [1, nil])
-        XCTAssertEqual(two.requests[0]["per_page"], 10)
+        XCTAssertEqual(two.requests[0]["per_page"], 20)
         XCTAssertEqual(two.requests[1]["facet_by"], "f_brand")
     }
 

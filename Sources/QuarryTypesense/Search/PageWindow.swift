@@ -12,8 +12,11 @@ struct PageWindow: Sendable, Equatable {
     let perPage: Int
     let pages: [Int]
 
-    /// `fromStart`: fetch from the first hit (distinct > 1 pages by groups, whose sizes are unknown).
-    init(page: Int, hitsPerPage: Int, paginationLimitedTo: Int, fromStart: Bool = false) {
+    /// `grouped`: hits come in distinct groups. Those are fetched from the first one, twice as many
+    /// as hits are wanted: a group may hold several hits, and Typesense 0.24 returns fewer groups
+    /// than `per_page` when some records lack the attribute (measured: `q=*`, 3 groups, per_page 3
+    /// gives 2; per_page 4 gives 3).
+    init(page: Int, hitsPerPage: Int, paginationLimitedTo: Int, grouped: Bool = false) {
         // Saturating, as the engine: a huge `page` means past the end, not an overflow trap.
         let (product, overflow) = page.multipliedReportingOverflow(by: hitsPerPage)
         let start = overflow ? Int.max : product
@@ -25,8 +28,9 @@ struct PageWindow: Sendable, Equatable {
             pages = []
             return
         }
-        let from = fromStart ? 0 : start
-        let size = fromStart ? min(end, Self.maxPerPage) : (hitsPerPage <= Self.maxPerPage ? hitsPerPage : Self.maxPerPage)
+        let from = grouped ? 0 : start
+        let size = grouped ? min(end > Int.max / 2 ? Int.max : 2 * end, Self.maxPerPage)
+            : (hitsPerPage <= Self.maxPerPage ? hitsPerPage : Self.maxPerPage)
         perPage = size
         pages = Array(from / size + 1...(end - 1) / size + 1)
     }

@@ -67,7 +67,7 @@ public struct SearchTranslation: Sendable {
         let strictness = settings.isVirtualReplica ? (refinements.relevancyStrictness ?? settings.relevancyStrictness) : nil
         let ordering = HitOrdering(settings: settings, search: parameters, hasWords: text.hasWords, fields: fields, strictness: strictness)
         let window = PageWindow(page: parameters.page, hitsPerPage: parameters.hitsPerPage,
-                            paginationLimitedTo: parameters.paginationLimitedTo, fromStart: distinctLimit > 1)
+                            paginationLimitedTo: parameters.paginationLimitedTo, grouped: grouping != nil)
         let geo = GeoFiltering.filter(refinements.geo)
         let nothing = (text.hasWords && text.queryBy.isEmpty) || (geo != nil && !fields.contains(FieldNames.geo))
 
