@@ -5,6 +5,6 @@ enum TypesenseDifferences {
     static let identifiers = [
         "firstLetterTypo", "tokenizer", "rankingOrder", "customRankingLimit", "relevantSortBuckets", "prefixAll",
         "typoExceptions", "floatNumbers", "negatedRangeAcrossValues", "dynamicAttributeOrder", "facetValueCase",
-        "browseOrder", "indexSizes", "facetSearchFromCounts",
+        "browseOrder", "indexSizes",
     ]
 }
