@@ -131,6 +131,16 @@ final class SearchLiveTests: XCTestCase {
             XCTAssertFalse(actual["facetHits"]?.arrayValue?.isEmpty ?? true, facetQuery)
         }
 
+        // optionalFilters sort the hits passing one first (`_eval` over the real translator's filter).
+        let optional = try TypesenseSearch.search(
+            index: "live", parameters: ["query": "", "optionalFilters": ["color:white"], "hitsPerPage": 1000], settings: settings,
+            collection: "live", fields: fields, positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil,
+            multiSearch: client.multiSearch)
+        let colors = optional["hits"]?.arrayValue?.compactMap { $0["color"]?.stringValue } ?? []
+        let whites = colors.filter { $0 == "white" }.count
+        XCTAssertGreaterThan(whites, 0)
+        XCTAssertEqual(Array(colors.prefix(whites)), Array(repeating: "white", count: whites))
+
         // Brute force: a one-letter prefix matches the records with a title or brand word starting with it.
         for letter in ["g", "t", "a", "b"] {
             let expected = records.filter { record in

@@ -98,6 +98,11 @@ final class SearchTranslationTests: XCTestCase {
         XCTAssertEqual(try translate(["query": ""], settings: replica).requests[0]["sort_by"], "o_price:asc,o_popularity:desc")
     }
 
+    func testOptionalFiltersSortFirstAtTheFiltersCriterion() throws {
+        let t = try translate(["query": "g", "optionalFilters": ["brand:Bolt", "color:green"]])
+        XCTAssertEqual(t.requests[0]["sort_by"], "_text_match:desc,_eval((f_brand:=`Bolt` || f_color:=`green`)):desc,o_popularity:desc")
+    }
+
     func testRelevantSortBucketsTheTextScore() throws {
         var settings = try SearchFixtures.indexSettings()
         settings.isVirtualReplica = true

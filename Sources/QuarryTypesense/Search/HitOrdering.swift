@@ -4,7 +4,9 @@ import QuarryEngine
 ///
 /// The textual criteria (typo, words, proximity, attribute, exact) become one `_text_match:desc`
 /// at the place of the first of them; `asc(x)`/`desc(x)` and the `customRanking` entries at
-/// `custom` sort on the `o_` fields; `geo` sorts by distance to `aroundLatLng`. Typesense 0.24
+/// `custom` sort on the `o_` fields; `geo` sorts by distance to `aroundLatLng`; `filters` puts the
+/// hits passing some `optionalFilters` clause first (`_eval`: one point for any clause, where the
+/// engine counts the clauses that hold). Typesense 0.24
 /// takes at most three sort fields: later ones are dropped (`dropped` names them), so ties past
 /// the third key are in Typesense's order. Relevant sort on a virtual replica buckets the text
 /// score (`_text_match(buckets:N)`, written without a space: with one it is silently ignored).
@@ -14,7 +16,9 @@ struct HitOrdering: Sendable {
     let sortBy: String?
     let dropped: [String]
 
-    init(settings: IndexSettings, search: SearchParameters, hasWords: Bool, fields: Set<String>, strictness: Int?) {
+    /// `optionalFilter`: the `filter_by` of any optional filter clause holding, nil when there is none.
+    init(settings: IndexSettings, search: SearchParameters, hasWords: Bool, fields: Set<String>, strictness: Int?,
+         optionalFilter: String? = nil) {
         var keys: [String] = []
         var textual = false
         func sortable(_ attribute: String, ascending: Bool) {
@@ -39,7 +43,7 @@ struct HitOrdering: Sendable {
                 let precision = search.refinements.geo.map { $0.precision / 1000 } ?? 0.01
                 keys.append("\(FieldNames.geo)(\(center.lat), \(center.lng), precision: \(precision) km):asc")
             case .filters:
-                continue  // optionalFilters: not translated (see the report's differences)
+                if let optionalFilter { keys.append("_eval(\(optionalFilter)):desc") }
             case .custom:
                 for custom in settings.customRanking { sortable(custom.attribute, ascending: custom.ascending) }
             case .asc(let attribute):

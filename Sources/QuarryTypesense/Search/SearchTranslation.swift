@@ -65,7 +65,13 @@ public struct SearchTranslation: Sendable {
         // Hits are grouped only with a field to group on and a limit (distinct 0 turns it off).
         let grouping = distinctLimit > 0 ? distinctField : nil
         let strictness = settings.isVirtualReplica ? (refinements.relevancyStrictness ?? settings.relevancyStrictness) : nil
-        let ordering = HitOrdering(settings: settings, search: parameters, hasWords: text.hasWords, fields: fields, strictness: strictness)
+        var optionalFilter: String?
+        let optionalAtoms = refinements.optionalFilters.flatMap { $0 }
+        if !optionalAtoms.isEmpty, case .filterBy(let rendered) = try render(FilterExpression(clauses: [optionalAtoms])) {
+            optionalFilter = rendered
+        }
+        let ordering = HitOrdering(settings: settings, search: parameters, hasWords: text.hasWords, fields: fields, strictness: strictness,
+                                   optionalFilter: optionalFilter)
         let window = PageWindow(page: parameters.page, hitsPerPage: parameters.hitsPerPage,
                             paginationLimitedTo: parameters.paginationLimitedTo, grouped: grouping != nil)
         let geo = GeoFiltering.filter(refinements.geo)
