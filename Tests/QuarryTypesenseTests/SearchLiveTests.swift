@@ -77,8 +77,10 @@ final class SearchLiveTests: XCTestCase {
         // combination ("apple s" finds "apple salt" but neither "apply silver" nor "apply solid",
         // while "apple si" finds "apply silver"). No 0.24 parameter changes the second
         // (exhaustive_search drops words instead).
-        let small: [JSONObject] = [["objectID": "1", "title": "apple salt"], ["objectID": "2", "title": "apply silver"],
-                                   ["objectID": "3", "title": "apply solid"], ["objectID": "4", "title": "river table"],
+        let small: [JSONObject] = [["objectID": "1", "title": "apple salt", "_geoloc": ["lat": 48.85, "lng": 2.35]],
+                                   ["objectID": "2", "title": "apply silver", "_geoloc": ["lat": 48.86, "lng": 2.36]],
+                                   ["objectID": "3", "title": "apply solid", "_geoloc": [["lat": 40.0, "lng": 3.0], ["lat": 48.9, "lng": 2.3]]],
+                                   ["objectID": "4", "title": "river table", "_geoloc": ["lat": 45.0, "lng": 5.0]],
                                    ["objectID": "5", "title": "giver"]]
         _ = try engine.setSettings(Self.settingsJSON, index: "small")
         _ = try engine.saveObjects(small, index: "small")
@@ -93,6 +95,29 @@ final class SearchLiveTests: XCTestCase {
         XCTAssertEqual(try both("giver"), [["5", "4"], ["5"]])
         XCTAssertEqual(try both("apple s"), [["1"], ["1", "2", "3"]])
         XCTAssertEqual(try both("apple si"), [["2"], ["2"]])
+
+        // Geo: a radius and a box keep what the engine keeps; the centre orders by distance.
+        for geo: JSONObject in [["aroundLatLng": "48.85,2.35", "aroundRadius": 2000], ["aroundLatLng": "48.85,2.35", "aroundRadius": 7000],
+                                ["insideBoundingBox": [[44, 1, 49, 6]]], ["aroundLatLng": "45,5"]] {
+            let actual = try TypesenseSearch.search(
+                index: "small", parameters: geo, settings: settings, collection: "small", fields: smallFields,
+                positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+            let expected = try engine.search(index: "small", parameters: geo)
+            XCTAssertEqual(actual["nbHits"], expected["nbHits"], JSONWriter.string(.object(geo)))
+            // Hits tied on every sort key (no centre here) come in each backend's own order.
+            if geo["aroundLatLng"] != nil {
+                XCTAssertEqual(actual["hits"]?.arrayValue?.first?["objectID"], expected["hits"]?.arrayValue?.first?["objectID"])
+            }
+        }
+
+        // Relevant sort on a virtual replica: Typesense takes the bucketed text score, the response says which strictness applied.
+        var replica = settings
+        replica.isVirtualReplica = true
+        let relevant = try TypesenseSearch.search(
+            index: "small", parameters: ["query": "apply", "relevancyStrictness": 80], settings: replica, collection: "small",
+            fields: smallFields, positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+        XCTAssertEqual(relevant["appliedRelevancyStrictness"], 80)
+        XCTAssertEqual(relevant["nbHits"], 3)
 
         // Distinct (on brand, which 10% of records lack): nbHits by the engine's rule, facets without groups.
         var distinctSettings = settings
