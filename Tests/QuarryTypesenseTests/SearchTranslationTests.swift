@@ -129,6 +129,11 @@ final class SearchTranslationTests: XCTestCase {
         XCTAssertEqual(two.requests.map { $0["page"] }, [1, nil])
         XCTAssertEqual(two.requests[0]["per_page"], 20)
         XCTAssertEqual(two.requests[1]["facet_by"], "f_brand")
+        // With the documents' own distinct key, that field groups and counts.
+        let keyed = try translate(["query": "g", "facets": ["color"]], settings: ["attributeForDistinct": "brand", "distinct": true],
+                                  fields: SearchFixtures.fields.union([SearchTranslation.distinctKeyField]))
+        XCTAssertEqual(keyed.requests[0]["group_by"], "_q_distinct")
+        XCTAssertEqual(keyed.requests[1]["facet_by"], "f_color,_q_distinct")
     }
 
     func testHierarchicalLevelsRelaxDeeperSelections() throws {

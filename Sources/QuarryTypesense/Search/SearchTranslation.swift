@@ -31,6 +31,12 @@ public struct SearchTranslation: Sendable {
         public let parameters: JSONObject?
     }
 
+    /// A record's distinct group when the documents carry it (string, facet): the first value of
+    /// `attributeForDistinct`, or a key of its own for a record without one, which is the engine's
+    /// grouping exactly. Without it, `f_<attribute>` groups by the whole value set, and records
+    /// without a value fall into one group.
+    public static let distinctKeyField = "_q_distinct"
+
     /// Larger than any attribute's number of values: Typesense must return them all.
     static let maxFacetValues = 1_000_000
 
@@ -60,7 +66,9 @@ public struct SearchTranslation: Sendable {
         let plan = try CountingPlan(refinements)
         let text = TextQuery(parameters, settings: settings, fields: fields)
         let distinctAttribute = settings.attributeForDistinct.flatMap { $0.isEmpty ? nil : $0 }
-        let distinctField = distinctAttribute.map(FieldNames.facet).flatMap { fields.contains($0) ? $0 : nil }
+        let distinctField = distinctAttribute.flatMap { attribute in
+            fields.contains(Self.distinctKeyField) ? Self.distinctKeyField : fields.contains(FieldNames.facet(attribute)) ? FieldNames.facet(attribute) : nil
+        }
         let distinctLimit = distinctField == nil ? 0 : parameters.distinct
         // Hits are grouped only with a field to group on and a limit (distinct 0 turns it off).
         let grouping = distinctLimit > 0 ? distinctField : nil
