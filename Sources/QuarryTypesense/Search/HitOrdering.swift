@@ -1,4 +1,5 @@
 import QuarryEngine
+import QuarryJSON
 
 /// In which order does Typesense return the hits: `sort_by` from the index's `ranking`.
 ///
@@ -54,6 +55,57 @@ struct HitOrdering: Sendable {
         }
         sortBy = keys.isEmpty ? nil : keys.prefix(Self.maxSortFields).joined(separator: ",")
         dropped = Array(keys.dropFirst(Self.maxSortFields))
+        sent = keys.prefix(Self.maxSortFields).map { key in
+            if key.hasPrefix("_text_match") { return .textMatch }
+            if key.hasPrefix(FieldNames.geo + "(") { return .geo }
+            if key.hasPrefix("o_"), let colon = key.lastIndex(of: ":") {
+                return .field(String(key[..<colon]), ascending: key[key.index(after: colon)...] == "asc")
+            }
+            return .other
+        }
+    }
+
+    /// The sent keys as a hit shows them, to rank hits Typesense returned grouped (distinct > 1).
+    enum Key: Sendable, Equatable {
+        case textMatch, geo, other
+        case field(String, ascending: Bool)
+    }
+
+    let sent: [Key]
+
+    /// The `o_` fields the sent keys read: hits must include them to be ranked here.
+    var sortFields: [String] {
+        sent.compactMap { if case .field(let name, _) = $0 { name } else { nil } }
+    }
+
+    /// -1 when hit `a` ranks before `b`, 1 after, 0 tied on the sent keys (`_eval` and buckets are
+    /// not seen here: those tie). A missing field ranks last either way, as in Typesense and the engine.
+    func compare(_ a: JSON, _ b: JSON) -> Int {
+        for key in sent {
+            let c: Int
+            switch key {
+            case .textMatch:
+                c = Self.compare(a["text_match"]?.doubleValue, b["text_match"]?.doubleValue, ascending: false)
+            case .geo:
+                c = Self.compare(a["geo_distance_meters"]?[FieldNames.geo]?.doubleValue,
+                                 b["geo_distance_meters"]?[FieldNames.geo]?.doubleValue, ascending: true)
+            case .field(let name, let ascending):
+                c = Self.compare(a["document"]?[name]?.doubleValue, b["document"]?[name]?.doubleValue, ascending: ascending)
+            case .other:
+                c = 0
+            }
+            if c != 0 { return c }
+        }
+        return 0
+    }
+
+    private static func compare(_ a: Double?, _ b: Double?, ascending: Bool) -> Int {
+        switch (a, b) {
+        case (nil, nil): return 0
+        case (nil, _): return 1
+        case (_, nil): return -1
+        case let (a?, b?): return a == b ? 0 : ((a < b) == ascending ? -1 : 1)
+        }
     }
 }
 

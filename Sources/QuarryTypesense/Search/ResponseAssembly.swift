@@ -34,6 +34,15 @@ public enum ResponseAssembly {
                 fetched += answer["hits"]?.arrayValue ?? []
             }
         }
+        if let distinct = translation.distinct, distinct.limit > 1 {
+            // Groups come whole, in the order of their best hit; the engine ranks the hits left
+            // after distinct one by one. Ties keep Typesense's order.
+            let ordering = translation.ordering
+            fetched = fetched.enumerated().sorted { a, b in
+                let c = ordering.compare(a.element, b.element)
+                return c != 0 ? c < 0 : a.offset < b.offset
+            }.map(\.element)
+        }
         let window = translation.window
         var hits: [JSONObject] = []
         if window.start < window.end {

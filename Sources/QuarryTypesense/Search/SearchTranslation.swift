@@ -53,6 +53,7 @@ public struct SearchTranslation: Sendable {
     let distinct: (field: String, limit: Int, search: Int)?
     /// Relevant sort on a virtual replica.
     let strictness: Int?
+    let ordering: HitOrdering
 
     /// `settings`: of the index or replica searched; `collection`: what to search (an index's alias,
     /// a replica's primary's); `fields`: the collection's concrete field names (GET /collections).
@@ -128,7 +129,9 @@ public struct SearchTranslation: Sendable {
             var p = hitBase
             p?["page"] = JSON(page)
             p?["per_page"] = JSON(window.pages.isEmpty ? 0 : window.perPage)
-            p?["include_fields"] = .string(FieldNames.record)
+            // Grouped pages are re-ranked hit by hit here, on the sort keys' values.
+            let included = [FieldNames.record] + (distinctLimit > 1 ? ordering.sortFields : [])
+            p?["include_fields"] = .string(included.joined(separator: ","))
             if let sortBy = ordering.sortBy { p?["sort_by"] = .string(sortBy) }
             if let grouping {
                 p?["group_by"] = .string(grouping)
@@ -164,6 +167,7 @@ public struct SearchTranslation: Sendable {
         }
         self.plan = plan
         self.strictness = strictness
+        self.ordering = ordering
         self.window = window
         droppedSortKeys = ordering.dropped
         distinct = grouping.flatMap { field in distinctSearch.map { (field, distinctLimit, $0) } }
