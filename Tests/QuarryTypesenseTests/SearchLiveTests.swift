@@ -71,6 +71,17 @@ final class SearchLiveTests: XCTestCase {
         }
         XCTAssertEqual(compared, queries.count * refinements.count)
 
+        // typoTolerance min: only the hits with the fewest typos.
+        for query in ["tablte", "giving", "band", "rivr", "silver gift"] {
+            let parameters: JSONObject = ["query": .string(query), "typoTolerance": "min", "facets": ["color"], "hitsPerPage": 1000]
+            let actual = try TypesenseSearch.search(
+                index: "live", parameters: parameters, settings: settings, collection: "live", fields: fields,
+                positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+            let expected = try engine.search(index: "live", parameters: parameters)
+            XCTAssertEqual(actual["nbHits"], expected["nbHits"], "min \(query)")
+            XCTAssertEqual(actual["facets"], expected["facets"], "min \(query)")
+        }
+
         // Two differences, both Typesense's own word matching, on records made to show them:
         // a typo on the first letter costs 1, not 2 ("giver" finds "river"); with a typo in an
         // earlier word, the last word's prefix expands only to the words found with the typo-free

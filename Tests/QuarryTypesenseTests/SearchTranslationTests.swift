@@ -69,6 +69,7 @@ final class SearchTranslationTests: XCTestCase {
                                             fields: fields).requests.first)
         XCTAssertEqual(s["num_typos"], "2,0")
         XCTAssertEqual(try translate(["query": " ?! "]).requests.first?["q"], "*")
+        XCTAssertEqual(try translate(["query": "g", "typoTolerance": "min"]).requests.first?["typo_tokens_threshold"], 1)
     }
 
     func testLargePagesAreStitchedFrom250HitPages() throws {

@@ -70,6 +70,9 @@ struct TextQuery: Sendable {
         let endsInWord = search.query.unicodeScalars.last.map(Self.isWordScalar) ?? false
         p["prefix"] = .bool(search.queryType != .prefixNone && endsInWord)
         for (key, value) in Self.exhaustive { p[key] = value }
+        // `min`: Typesense's own rule with threshold 1 (typos are tried only when no hit has fewer)
+        // is the engine's "fewest typos only" when hits are counted by their cheapest word choice.
+        if search.typoTolerance == .min { p["typo_tokens_threshold"] = 1 }
         parameters = p
     }
 
