@@ -1,0 +1,492 @@
+#!/usr/bin/env python3
+"""Per-keystroke session latency on each backend: the embedded engine, one
+Typesense 0.24.1 node, and a 3-node Typesense cluster (the daemon given all 3).
+
+The same records (the realistic catalogue of catalogue.py, 20,000 by default)
+are imported with `importFile` into each backend, and the same keystrokes are
+typed into the same session, as a picker asks: a hits searcher (top 20, default
+highlighting, counts of `brand`, `categories.lvl0` and `tags`), a facets
+searcher (the `brand` values matching the query) and an or-group of two
+top-level categories, so `categories.lvl0` is counted disjunctively. Latency is
+what a Python client on the Unix socket sees: `setQuery` written until the
+`resultsUpdated` of the version its reply names is read.
+
+HTTP requests per keystroke are counted by a second daemon, pointed at the same
+nodes through a relay per node that parses each HTTP/1.1 request it forwards
+(method, path, and the searches inside a `multi_search` body). Typesense 0.24.1
+has no request counters to read instead: `/stats.json` holds only
+per-second rates over a recent window and `/metrics.json` only memory, CPU,
+disk and network totals. The relay is used for counting only, never timed.
+
+    swift build -c release --product quarry
+    python3 Benchmarks/backend_bench.py [--count 20000] [--keystrokes 200] [--passes 2]
+
+Needs the Typesense binary of scripts/python-env (or $QUARRY_TYPESENSE_BIN).
+Every node and daemon it starts is stopped at the end, also on failure.
+"""
+import argparse
+import collections
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "Tests", "EndToEnd"))
+import catalogue  # noqa: E402
+from peer_bench import PLAIN, keystrokes, percentile  # noqa: E402
+from session_latency import Client  # noqa: E402
+import typesense_nodes  # noqa: E402
+
+INDEX = "products"
+FACETS = ["brand", "categories.lvl0", "tags"]
+SETTINGS = {"searchableAttributes": ["name", "brand", "description"],
+            "attributesForFaceting": ["searchable(brand)", "categories.lvl0", "tags"],
+            "customRanking": ["desc(popularity)"]}
+REPLY_TIMEOUT = 120.0
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def machine():
+    fields = {}
+    for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    return f"{fields.get('Model name', '?')}, {fields.get('CPU(s)', '?')} CPUs"
+
+
+def rss_mib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+class Daemon:
+    """A release `quarry serve` on a Unix socket with its own data dir and an
+    empty config home, so a user's config.json cannot pick the backend."""
+
+    def __init__(self, binary, directory, extra_args=()):
+        os.makedirs(directory)
+        self.socket_path = os.path.join(directory, "q.sock")
+        config_home = os.path.join(directory, "xdg")
+        os.makedirs(config_home)
+        environment = {k: v for k, v in os.environ.items() if not k.startswith("QUARRY_")}
+        environment["XDG_CONFIG_HOME"] = config_home
+        self.log_path = os.path.join(directory, "daemon.log")
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [binary, "serve", "--socket", self.socket_path, "--data-dir", os.path.join(directory, "data"),
+                 *extra_args], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, env=environment)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                self.client = Client(self.socket_path)
+                break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the daemon did not start; its log:\n{self.log()}")
+                time.sleep(0.01)
+        self.client.sock.settimeout(REPLY_TIMEOUT)
+        self.capabilities = self.client.call("initialize")["capabilities"]
+
+    def log(self):
+        with open(self.log_path, errors="replace") as f:
+            return f.read()[-4000:]
+
+    def stop(self):
+        try:
+            self.client.sock.close()
+        except OSError:
+            pass
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class CountingRelay:
+    """Forwards 127.0.0.1:port to one node's API and counts the HTTP/1.1
+    requests on the way: per method and path, and the searches each
+    `multi_search` body holds. Headers go on before the body is read, so a
+    client waiting for `100 Continue` is not held up."""
+
+    def __init__(self, upstream):
+        host, port = upstream.rsplit(":", 1)
+        self.upstream = (host, int(port))
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.address = f"127.0.0.1:{self.listener.getsockname()[1]}"
+        self.lock = threading.Lock()
+        self.requests = collections.Counter()
+        self.searches = 0
+        self.bodies = None  # a list to keep each multi_search body in, for a look at what a keystroke asks
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def snapshot(self):
+        with self.lock:
+            return collections.Counter(self.requests), self.searches
+
+    def close(self):
+        self.closed = True
+        self.listener.close()
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._relay, args=(client,), daemon=True).start()
+
+    def _relay(self, client):
+        try:
+            upstream = socket.create_connection(self.upstream)
+        except OSError:
+            client.close()
+            return
+        threading.Thread(target=self._pipe, args=(upstream, client), daemon=True).start()
+        reader = client.makefile("rb")
+        try:
+            while True:
+                line = reader.readline()
+                if not line:
+                    break
+                head = [line]
+                length, chunked = 0, False
+                while True:
+                    header = reader.readline()
+                    head.append(header)
+                    if header in (b"\r\n", b"\n", b""):
+                        break
+                    name, _, value = header.decode("latin-1").partition(":")
+                    if name.strip().lower() == "content-length":
+                        length = int(value.strip())
+                    elif name.strip().lower() == "transfer-encoding" and "chunked" in value.lower():
+                        chunked = True
+                upstream.sendall(b"".join(head))
+                body = self._forward_body(reader, upstream, length, chunked)
+                method, target = line.decode("latin-1").split()[:2]
+                path = target.split("?", 1)[0]
+                searches = 0
+                if path == "/multi_search":
+                    try:
+                        searches = len(json.loads(body).get("searches", []))
+                        if self.bodies is not None:
+                            self.bodies.append(body)
+                    except ValueError:
+                        pass
+                with self.lock:
+                    self.requests[f"{method} {path}" + (f" ({searches} searches)" if searches else "")] += 1
+                    self.searches += searches
+        except OSError:
+            pass
+        finally:
+            for s in (client, upstream):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+
+    @staticmethod
+    def _forward_body(reader, upstream, length, chunked):
+        if not chunked:
+            body = reader.read(length) if length else b""
+            upstream.sendall(body)
+            return body
+        body = b""
+        while True:
+            size_line = reader.readline()
+            upstream.sendall(size_line)
+            size = int(size_line.split(b";")[0].strip() or b"0", 16)
+            chunk = reader.read(size + 2)  # the data and its CRLF
+            upstream.sendall(chunk)
+            body += chunk[:size]
+            if size == 0:
+                return body
+
+    @staticmethod
+    def _pipe(source, sink):
+        try:
+            while True:
+                data = source.recv(1 << 16)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            try:
+                sink.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+
+
+class Picker:
+    """One session as a picker opens it; `keystroke` types one state of the search box."""
+
+    def __init__(self, client, name, categories):
+        self.client, self.name = client, name
+        client.call("openSession", {"session": name, "searchers": [
+            {"type": "hits", "index": INDEX, "hitsPerPage": 20, "facets": FACETS},
+            {"type": "facets", "index": INDEX, "attribute": "brand"}]})
+        self._settle(client.call("setFilters", {"session": name, "group": {"name": "category", "operator": "or"},
+                                                "filters": [{"attribute": "categories.lvl0", "value": v}
+                                                            for v in categories]})["stateVersion"])
+
+    def _settle(self, version):
+        pushed = self.client.wait(lambda m: m.get("method") == "resultsUpdated"
+                                  and m["params"]["session"] == self.name and m["params"]["stateVersion"] >= version)
+        self.client.pending = [m for m in self.client.pending if "id" in m]
+        if pushed["params"]["stateVersion"] != version:
+            raise RuntimeError(f"results for version {pushed['params']['stateVersion']}, wanted {version}")
+        failed = [r for r in pushed["params"]["results"] if "error" in r]
+        if failed:
+            raise RuntimeError(f"a searcher failed: {failed[0]['error']}")
+        return pushed["params"]["results"]
+
+    def keystroke(self, text):
+        """(seconds from setQuery to its resultsUpdated, nbHits, brand values found)."""
+        began = time.perf_counter()
+        version = self.client.call("setQuery", {"session": self.name, "query": text})["stateVersion"]
+        results = self._settle(version)
+        seconds = time.perf_counter() - began
+        return seconds, results[0]["nbHits"], len(results[1]["facetHits"])
+
+
+def type_passes(picker, typed, passes):
+    """A first pass (warm-up, kept apart), then `passes` timed passes."""
+    first = [picker.keystroke(text)[0] for text in typed]
+    warm, answers = [], {}
+    for _ in range(passes):
+        for text in typed:
+            seconds, hits, brands = picker.keystroke(text)
+            warm.append((seconds, text))
+            answers[text] = (hits, brands)
+    return first, [seconds for seconds, _ in warm], answers, sorted(warm, reverse=True)[:5]
+
+
+def run_backend(label, binary, tmp, records, typed, categories, passes, cluster=None, count_keystrokes=0):
+    figures = {"label": label, "load_before": load_average()}
+    extra = cluster.serve_args() if cluster else []
+    daemon = Daemon(binary, os.path.join(tmp, label.replace(" ", "-")), extra)
+    try:
+        figures["backend"] = daemon.capabilities.get("backend", {}).get("name", "embedded")
+        began = time.monotonic()
+        daemon.client.call("importFile", {"index": INDEX, "path": records, "settings": SETTINGS})
+        daemon.client.pending.clear()
+        figures["import_s"] = time.monotonic() - began
+        picker = Picker(daemon.client, "picker", categories)
+        figures["first"], figures["warm"], figures["answers"], figures["slowest"] = type_passes(picker, typed, passes)
+        figures["daemon_rss"] = rss_mib(daemon.process.pid)
+        if cluster:
+            figures["node_rss"] = [rss_mib(cluster.pid(i)) for i in range(cluster.size)]
+    except BaseException:
+        print(f"{label}: failed; daemon log tail:\n{daemon.log()}", file=sys.stderr)
+        raise
+    finally:
+        daemon.stop()
+    if cluster and count_keystrokes:
+        explain = figures["slowest"][0][1] if cluster.size == 1 else None
+        figures["http"] = count_requests(binary, tmp, label, cluster, typed[:count_keystrokes], categories, explain)
+    figures["load_after"] = load_average()
+    return figures
+
+
+def count_requests(binary, tmp, label, cluster, typed, categories, explain=None):
+    """HTTP requests per keystroke, by a second daemon on the same indices
+    (they live in the cluster) reaching each node through a counting relay.
+    With `explain`, that keystroke's requests are also kept and replayed."""
+    relays = [CountingRelay(node) for node in cluster.nodes]
+    args = ["--typesense-nodes", ",".join(r.address for r in relays),
+            "--typesense-api-key-file", cluster.api_key_file, "--typesense-indices", "all"]
+    daemon = Daemon(binary, os.path.join(tmp, label.replace(" ", "-") + "-counted"), args)
+    try:
+        picker = Picker(daemon.client, "counted", categories)
+        for text in typed[:5]:  # the daemon's first reads of the catalogue, not a keystroke's cost
+            picker.keystroke(text)
+        before = [r.snapshot() for r in relays]
+        began = time.monotonic()
+        for text in typed:
+            picker.keystroke(text)
+        elapsed = time.monotonic() - began
+        after = [r.snapshot() for r in relays]
+        bodies = []
+        if explain:
+            for relay in relays:
+                relay.bodies = bodies
+            picker.keystroke(explain)
+    finally:
+        daemon.stop()
+        for relay in relays:
+            relay.close()
+    paths, searches, per_node = collections.Counter(), 0, []
+    for (b_paths, b_searches), (a_paths, a_searches) in zip(before, after):
+        delta = a_paths - b_paths
+        paths += delta
+        searches += a_searches - b_searches
+        per_node.append(sum(delta.values()))
+    counted = {"keystrokes": len(typed), "seconds": elapsed, "paths": paths, "searches": searches, "per_node": per_node}
+    if bodies:
+        counted["explained"] = (explain, replay_variants(cluster, bodies))
+    return counted
+
+
+def replay_variants(cluster, bodies):
+    """Where one keystroke's time goes on the server: the hits searcher's
+    `multi_search` (the first one sent) replayed straight to node 0 as sent
+    and with parts of it left out. (label, median search_time_ms of each
+    search, median wall ms, response KiB)."""
+    with open(cluster.api_key_file) as f:
+        key = f.read().strip()
+    searches = json.loads(bodies[0])["searches"]
+    hits = searches[0]
+    without = lambda *keys: {k: v for k, v in hits.items() if k not in keys}
+    exact = ("max_candidates", "typo_tokens_threshold", "drop_tokens_threshold")
+    variants = [
+        ("as sent: hits + the or-group's count", searches),
+        ("the hits search alone", [hits]),
+        ("hits, facets cut to 100 values each", [dict(hits, max_facet_values=100)]),
+        ("hits, no facets", [without("facet_by", "max_facet_values")]),
+        ("hits, no facets, no highlight_full_fields", [without("facet_by", "max_facet_values", "highlight_full_fields")]),
+        ("hits, no facets, Typesense's default candidates/typos/drops", [without("facet_by", "max_facet_values", *exact)]),
+    ]
+    rows = []
+    for label, variant in variants:
+        body = json.dumps({"searches": variant}).encode()
+        walls, server = [], []
+        for _ in range(5):
+            request = urllib.request.Request(f"http://{cluster.nodes[0]}/multi_search", data=body, method="POST",
+                                             headers={"X-TYPESENSE-API-KEY": key})
+            began = time.perf_counter()
+            with urllib.request.urlopen(request, timeout=60) as response:
+                raw = response.read()
+            walls.append(time.perf_counter() - began)
+            server.append([result.get("search_time_ms", 0) for result in json.loads(raw)["results"]])
+        middle = sorted(server, key=sum)[len(server) // 2]
+        rows.append((label, middle, sorted(walls)[len(walls) // 2] * 1000, len(raw) / 1024))
+    return rows
+
+
+def ms(values, p):
+    return percentile(values, p) * 1000
+
+
+def report(runs, args, records_bytes):
+    embedded = runs[0]
+    print(f"\n{args.count:,} records ({records_bytes / args.count:.0f} B each, "
+          f"{records_bytes / (1 << 20):.1f} MiB of NDJSON); {len(embedded['warm']) // args.passes} keystrokes a pass, "
+          f"{args.passes} timed passes after a warm-up pass\n")
+    print("| backend | importFile | keystroke p50 | keystroke p99 | p50 / embedded | p99 / embedded "
+          "| HTTP requests a keystroke | searches a keystroke |")
+    print("|---|---|---|---|---|---|---|---|")
+    for run in runs:
+        p50, p99 = ms(run["warm"], 0.5), ms(run["warm"], 0.99)
+        http = run.get("http")
+        requests = f"{sum(http['paths'].values()) / http['keystrokes']:.2f}" if http else "0"
+        searches = f"{http['searches'] / http['keystrokes']:.2f}" if http else "(in process)"
+        print(f"| {run['label']} | {run['import_s']:.2f} s ({args.count / run['import_s']:,.0f} docs/s) "
+              f"| {p50:.2f} ms | {p99:.2f} ms | {p50 / ms(embedded['warm'], 0.5):.1f}× "
+              f"| {p99 / ms(embedded['warm'], 0.99):.1f}× | {requests} | {searches} |")
+    print()
+    for run in runs:
+        first = run["first"]
+        line = (f"{run['label']}: backend {run['backend']!r}, first pass p50/p99 {ms(first, 0.5):.2f}/"
+                f"{ms(first, 0.99):.2f} ms, max warm {max(run['warm']) * 1000:.2f} ms, daemon RSS "
+                f"{run['daemon_rss']:.0f} MiB")
+        if "node_rss" in run:
+            line += ", Typesense RSS " + " + ".join(f"{r:.0f}" for r in run["node_rss"]) + " MiB"
+        print(line + f", load average {run['load_before']} → {run['load_after']}")
+        print("  slowest warm keystrokes: " + ", ".join(
+            f"{text!r} {seconds * 1000:.1f} ms ({run['answers'][text][0]:,} hits)" for seconds, text in run["slowest"]))
+        http = run.get("http")
+        if http:
+            kinds = ", ".join(f"{path} {n}" for path, n in http["paths"].most_common())
+            print(f"  requests over {http['keystrokes']} keystrokes in {http['seconds']:.1f} s: {kinds}; "
+                  f"per node {http['per_node']}")
+        if http and "explained" in http:
+            text, rows = http["explained"]
+            print(f"\nWhere the slowest keystroke's time goes ({text!r}): its hits searcher's multi_search replayed to the "
+                  f"node 5 times (medians)\n\n| request | search_time_ms of each search | wall | response |\n|---|---|---|---|")
+            for label, server, wall, kib in rows:
+                print(f"| {label} | {' + '.join(str(t) for t in server)} ms | {wall:.1f} ms | {kib:.0f} KiB |")
+            print()
+    for run in runs[1:]:
+        mine, theirs = run["answers"], embedded["answers"]
+        hits = [text for text in mine if mine[text][0] == theirs[text][0]]
+        brands = [text for text in mine if mine[text][1] == theirs[text][1]]
+        differing = [f"{text!r} {theirs[text][0]} vs {mine[text][0]}" for text in mine if text not in hits][:4]
+        print(f"{run['label']}: nbHits equal to the embedded engine's on {len(hits)} of {len(mine)} distinct "
+              f"keystrokes, number of brand values on {len(brands)}" +
+              (f" (nbHits embedded vs Typesense: {', '.join(differing)})" if differing else ""))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "quarry"))
+    parser.add_argument("--count", type=int, default=20_000)
+    parser.add_argument("--keystrokes", type=int, default=200, help="keystrokes a pass")
+    parser.add_argument("--passes", type=int, default=2, help="timed passes, after one warm-up pass")
+    parser.add_argument("--counted", type=int, default=100, help="keystrokes typed through the counting relays")
+    parser.add_argument("--skip-cluster", action="store_true", help="leave out the 3-node cluster")
+    args = parser.parse_args()
+    if not os.path.exists(args.binary):
+        sys.exit(f"no binary at {args.binary}: swift build -c release --product quarry")
+    binary = typesense_nodes.typesense_binary()  # fail before importing anything if there is no Typesense
+
+    began = time.monotonic()
+    print(f"machine: {machine()}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+          f"load average {load_average()}")
+    with tempfile.TemporaryDirectory(prefix="qbackend", dir="/tmp") as tmp:
+        records = os.path.join(tmp, "catalogue.ndjson")
+        vocabulary, tops, distinct = set(), collections.Counter(), collections.defaultdict(set)
+        with open(records, "w") as f:
+            for record in catalogue.records(args.count):
+                f.write(json.dumps(record, ensure_ascii=False) + "\n")
+                tops[record["categories"]["lvl0"]] += 1
+                distinct["brand"].add(record["brand"])
+                distinct["tags"].update(record["tags"])
+                if len(vocabulary) < 3000:
+                    vocabulary.update(w for w in record["name"].lower().split() if PLAIN.match(w))
+        typed = keystrokes(sorted(vocabulary), args.keystrokes)
+        categories = [value for value, _ in tops.most_common(2)]
+        print(f"distinct values: brand {len(distinct['brand']):,}, tags {len(distinct['tags']):,}, categories.lvl0 "
+              f"{len(tops)}; the or-group selects {categories} ({tops[categories[0]] + tops[categories[1]]:,} records)")
+
+        runs = [run_backend("embedded", args.binary, tmp, records, typed, categories, args.passes)]
+        print(f"embedded done at {time.monotonic() - began:.0f} s", flush=True)
+        sizes = [1] if args.skip_cluster else [1, 3]
+        for size in sizes:
+            label = "Typesense, 1 node" if size == 1 else "Typesense, 3 nodes"
+            with typesense_nodes.TypesenseCluster(size, binary=binary) as cluster:
+                runs.append(run_backend(label, args.binary, tmp, records, typed, categories, args.passes,
+                                        cluster=cluster, count_keystrokes=args.counted))
+            print(f"{label} done at {time.monotonic() - began:.0f} s", flush=True)
+        report(runs, args, os.path.getsize(records))
+    print(f"\nwhole run: {time.monotonic() - began:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
