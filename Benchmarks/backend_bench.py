@@ -285,7 +285,7 @@ def type_passes(picker, typed, passes):
             seconds, hits, brands = picker.keystroke(text)
             warm.append((seconds, text))
             answers[text] = (hits, brands)
-    return first, [seconds for seconds, _ in warm], answers, sorted(warm, reverse=True)[:5]
+    return first, warm, answers
 
 
 def run_backend(label, binary, tmp, records, typed, categories, passes, cluster=None, count_keystrokes=0):
@@ -299,7 +299,14 @@ def run_backend(label, binary, tmp, records, typed, categories, passes, cluster=
         daemon.client.pending.clear()
         figures["import_s"] = time.monotonic() - began
         picker = Picker(daemon.client, "picker", categories)
-        figures["first"], figures["warm"], figures["answers"], figures["slowest"] = type_passes(picker, typed, passes)
+        first, warm, figures["answers"] = type_passes(picker, typed, passes)
+        figures["first"], figures["warm"] = first, [seconds for seconds, _ in warm]
+        figures["slowest"] = sorted(warm, reverse=True)[:5]
+        # The keystroke slow on every pass, not one a busy core slowed once: the largest of each text's fastest time.
+        fastest = {}
+        for seconds, text in warm:
+            fastest[text] = min(seconds, fastest.get(text, seconds))
+        figures["steadily_slowest"] = max(fastest.items(), key=lambda item: item[1])
         figures["daemon_rss"] = rss_mib(daemon.process.pid)
         if cluster:
             figures["node_rss"] = [rss_mib(cluster.pid(i)) for i in range(cluster.size)]
@@ -309,7 +316,7 @@ def run_backend(label, binary, tmp, records, typed, categories, passes, cluster=
     finally:
         daemon.stop()
     if cluster and count_keystrokes:
-        explain = figures["slowest"][0][1] if cluster.size == 1 else None
+        explain = figures["steadily_slowest"][0] if cluster.size == 1 else None
         figures["http"] = count_requests(binary, tmp, label, cluster, typed[:count_keystrokes], categories, explain)
     figures["load_after"] = load_average()
     return figures
@@ -428,8 +435,8 @@ def report(runs, args, records_bytes):
                   f"per node {http['per_node']}")
         if http and "explained" in http:
             text, rows = http["explained"]
-            print(f"\nWhere the slowest keystroke's time goes ({text!r}): its hits searcher's multi_search replayed to the "
-                  f"node 5 times (medians)\n\n| request | search_time_ms of each search | wall | response |\n|---|---|---|---|")
+            print(f"\nWhere the slowest keystroke's time goes ({text!r}, {run['steadily_slowest'][1] * 1000:.1f} ms through "
+                  f"the daemon on its fastest pass): its hits searcher's multi_search replayed to the node 5 times (medians)\n\n| request | search_time_ms of each search | wall | response |\n|---|---|---|---|")
             for label, server, wall, kib in rows:
                 print(f"| {label} | {' + '.join(str(t) for t in server)} ms | {wall:.1f} ms | {kib:.0f} KiB |")
             print()
