@@ -10,7 +10,7 @@ final class SchemaTests: XCTestCase {
         let fields = body["fields"]?.arrayValue?.compactMap(\.objectValue) ?? []
         let types = Dictionary(uniqueKeysWithValues: fields.compactMap { f in f["name"]?.stringValue.map { ($0, f["type"]?.stringValue ?? "") } })
         XCTAssertEqual(types, [
-            "_q_record": "string", "_q_present": "string[]", "_q_filter": "string[]", "_q_geo": "geopoint[]",
+            "_q_record": "string", "_q_present": "string[]", "_q_filter": "string[]", "_q_geo": "geopoint[]", "_q_distinct": "string",
             "s_.*": "string[]", "f_.*": "string[]", "n_.*": "float[]", "o_.*": "float", "lo_.*": "float", "hi_.*": "float",
         ])
         XCTAssertEqual(fields.first { $0["name"] == .string("_q_record") }?["index"], .bool(false))

@@ -20,6 +20,7 @@ public enum CollectionSchema {
             field(FieldNames.present, "string[]", ["facet": .bool(true), "optional": .bool(true)]),
             field(FilterKeys.field, "string[]", optional),
             field(FieldNames.geo, "geopoint[]", optional),
+            field(SearchTranslation.distinctKeyField, "string", ["facet": .bool(true), "optional": .bool(true)]),
             field("s_.*", "string[]", optional),
             field("f_.*", "string[]", ["facet": .bool(true), "optional": .bool(true)]),
             field("n_.*", "float[]", optional),

@@ -21,6 +21,7 @@ import QuarryJSON
 ///   record holds several, for negated comparisons.
 /// - `_q_present`: every attribute path the record holds (dotted for nested objects).
 /// - `_q_filter`: the `FilterKeys` that facet, tag, `=` and negated numeric filters test.
+/// - `_q_distinct`: with `attributeForDistinct`, the group a record falls in (see `SearchTranslation.distinctKeyField`).
 /// - `_q_geo`: the `_geoloc` points the engine reads; Typesense 0.24.1 takes out-of-range ones
 ///   (lat 95, lng 200) as the engine does, so only non-finite ones are dropped.
 public struct DocumentBuilder: Sendable {
@@ -73,6 +74,13 @@ public struct DocumentBuilder: Sendable {
                 if let number = FacetText.number(text) { keys.append(FilterKeys.facetNumber(path, number)) }
                 if path == FilterAtom.tagsAttribute { keys.append(FilterKeys.tag(text)) }
             }
+        }
+
+        if let distinct = settings.attributeForDistinct, !distinct.isEmpty {
+            // The engine groups on the first value; a record without one is a group of its own.
+            var first: String?
+            FacetText.leaves(of: record, path: distinct) { leaf in if first == nil { first = FacetText.text(of: leaf) } }
+            document[SearchTranslation.distinctKeyField] = .string(first.map { "v" + $0 } ?? "r" + objectID)
         }
 
         var numbers: [String: [Double]] = [:], numericPaths: [String] = []
