@@ -1,12 +1,11 @@
 import os
-import re
 import shutil
 import tempfile
 
 import pytest
 
+import typesense_differences
 from harness import ROOT, SocketDaemon, StdioDaemon
-from typesense_differences import DIFFERENCES, NOT_APPLICABLE
 from typesense_nodes import TypesenseCluster, backend_environment
 
 
@@ -113,25 +112,5 @@ def typesense_isolation(typesense_backend):
 
 
 def pytest_collection_modifyitems(config, items):
-    if not TYPESENSE_TIER:
-        return
-    documented = _documented_differences()
-    for key, (difference, _) in DIFFERENCES.items():
-        if not re.search(rf"(?<![\w-]){re.escape(difference)}(?![\w-])", documented):
-            raise pytest.UsageError(f"typesense_differences.py: {difference} ({key}) is not documented in "
-                                    f"{BACKENDS_DOC}; document a difference before listing it")
-    for item in items:
-        for key, reason in NOT_APPLICABLE.items():
-            if key in item.nodeid:
-                item.add_marker(pytest.mark.skip(reason=f"not applicable on Typesense: {reason}"))
-        for key, (difference, reason) in DIFFERENCES.items():
-            if key in item.nodeid:
-                item.add_marker(pytest.mark.xfail(strict=True, reason=f"{difference}: {reason}"))
-
-
-def _documented_differences():
-    try:
-        with open(BACKENDS_DOC) as doc:
-            return doc.read()
-    except FileNotFoundError:
-        return ""
+    if TYPESENSE_TIER:
+        typesense_differences.apply(items, BACKENDS_DOC)

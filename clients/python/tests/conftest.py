@@ -1,15 +1,55 @@
 """Fixtures that run the real `quarry` binary: a private daemon on pipes, or a
 shared one on a socket in a short temporary directory."""
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def typesense_backend():
+    """With QUARRY_BACKEND=typesense, every daemon these tests start keeps its indices on one
+    Typesense node (through the config file daemons read), emptied after each test."""
+    if os.environ.get("QUARRY_BACKEND") != "typesense":
+        yield None
+        return
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "EndToEnd"))
+    from typesense_nodes import TypesenseCluster, backend_environment
+    node = TypesenseCluster(size=1)
+    directory = tempfile.mkdtemp(prefix="quarry-tier-")
+    saved = {key: os.environ.get(key) for key in ("QUARRY_EXTRA_SERVE_ARGS", "XDG_CONFIG_HOME")}
+    os.environ.update(backend_environment(node, directory))
+    yield node
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    node.stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tier's expected differences, from the end-to-end suite's list (Tests/EndToEnd/typesense_differences.py)."""
+    if os.environ.get("QUARRY_BACKEND") == "typesense":
+        sys.path.insert(0, os.path.join(ROOT, "Tests", "EndToEnd"))
+        import typesense_differences
+        typesense_differences.apply(items, os.path.join(ROOT, "protocol", "backends.md"))
+
+
+@pytest.fixture(autouse=True)
+def typesense_isolation(typesense_backend):
+    yield
+    if typesense_backend is not None:
+        typesense_backend.delete_all_collections()
 
 
 @pytest.fixture(scope="session")
