@@ -5,6 +5,7 @@ enum TypesenseDifferences {
     static let identifiers = [
         "firstLetterTypo", "tokenizer", "rankingOrder", "customRankingLimit", "relevantSortBuckets", "prefixAll",
         "typoExceptions", "floatNumbers", "negatedRangeAcrossValues", "dynamicAttributeOrder", "facetValueCase",
-        "browseOrder", "indexSizes",
+        "browseOrder", "indexSizes", "typoThenPrefix", "optionalFilters", "facetStats", "geoShapes", "rankingInfo",
+        "candidateLimit",
     ]
 }
