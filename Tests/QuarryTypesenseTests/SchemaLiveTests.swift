@@ -44,4 +44,19 @@ final class SchemaLiveTests: XCTestCase {
         let near = try node.search(["q": "*", "filter_by": "_q_geo:(48.86,2.35,5 km)"])
         XCTAssertEqual(near["hits"]?.arrayValue?.compactMap { $0["document"]?["id"]?.stringValue }, ["a"])
     }
+
+    /// Words split where the engine splits them: at ASCII punctuation inside a word too.
+    func testWordsSplitAtPunctuationAsInTheEngine() throws {
+        let node = try LiveCollection.start()
+        defer { node.stop() }
+        let texts = ["boom-and-bust cycle", "e-mail me, don't wait", "snake_case and a.b.c", "(paren)[bracket]/slash"]
+        let records: [JSONObject] = texts.enumerated().map { ["objectID": .string(String($0.offset)), "text": .string($0.element)] }
+        let fields = try node.index(records, settings: IndexSettings())
+        let queryBy = SearchableFields(settings: IndexSettings(), collectionFields: fields).queryBy
+        for (query, expected) in [("bust", ["0"]), ("boomand", []), ("mail", ["1"]), ("email", []), ("case", ["2"]), ("b", ["2"]),
+                                  ("bracket", ["3"]), ("slash", ["3"])] {
+            let found = try node.search(["q": .string(query), "query_by": .string(queryBy), "prefix": false, "num_typos": 0, "split_join_tokens": "off"])
+            XCTAssertEqual(found["hits"]?.arrayValue?.compactMap { $0["document"]?["id"]?.stringValue }, expected, query)
+        }
+    }
 }
