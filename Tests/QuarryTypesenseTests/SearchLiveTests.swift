@@ -195,6 +195,73 @@ final class SearchLiveTests: XCTestCase {
         }
     }
 
+    /// Facets asking Typesense for the top values only (`FacetCut`): with `label` 300 values tied at
+    /// every count and `kind` 200 values of falling counts, maxValuesPerFacet 10 lists the engine's
+    /// values in the engine's order, fetching every value again exactly when a tie spans Typesense's
+    /// cut or a selected value is missing.
+    func testTopValuesWithTiesAroundTheCutAreTheEngines() throws {
+        let node = try TypesenseTestNode.start()
+        defer { node.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-search-ties-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let engine = try Engine(directory: directory.path, log: { _ in })
+        defer { engine.close() }
+
+        // kind j is held by 40 - j/5 records (ties of five), spread over the records.
+        var kinds: [String] = []
+        for j in 0..<200 { kinds += Array(repeating: "k\(j)", count: 40 - j / 5) }
+        let n = 3000
+        let records: [JSONObject] = (0..<n).map { i in
+            let held = stride(from: i, to: kinds.count, by: n).map { JSON.string(kinds[$0]) }
+            return ["objectID": .string("r\(i)"), "title": .string(Self.vocabulary[i % 7] + " " + Self.vocabulary[(i / 7) % 11]),
+                    "label": .string("v\(i % 300)"), "kind": .array(held)]
+        }
+        let settingsJSON: JSONObject = ["searchableAttributes": ["title"], "attributesForFaceting": ["label", "kind"]]
+        var settings = IndexSettings()
+        try settings.merge(settingsJSON)
+        _ = try engine.setSettings(settingsJSON, index: "ties")
+        _ = try engine.saveObjects(records, index: "ties")
+        let client = LiveClient(address: node.address)
+        let fields = try client.index(records, settings: settings, collection: "ties")
+
+        var calls = 0
+        let counted: TypesenseSearch.MultiSearch = { (searches) throws(EngineError) -> [JSONObject] in
+            calls += 1
+            return try client.multiSearch(searches)
+        }
+        // (parameters, multi_searches expected: 2 when the first answer left a tie or a selected value uncertain)
+        let cases: [(JSONObject, Int)] = [
+            (["facets": ["kind"]], 1),
+            (["facets": ["label"]], 2),
+            (["facets": ["label", "kind"], "query": "g"], 2),
+            (["facets": ["kind"], "query": "a"], 1),
+            (["facets": ["kind"], "disjunctiveFilters": ["kind": "kind:k150 OR kind:none"]], 2),
+            (["facets": ["label", "kind"], "filters": "label:v7 OR label:v8"], 1),
+            (["facets": ["kind"], "maxValuesPerFacet": 0, "disjunctiveFilters": ["kind": "kind:k0 OR kind:k1"]], 1),
+            // Whether `none` matched nothing (listed with 0) only every value tells.
+            (["facets": ["kind"], "disjunctiveFilters": ["kind": "kind:k0 OR kind:none"]], 2),
+            (["facets": ["label"], "maxValuesPerFacet": 300, "query": "t"], 1),
+        ]
+        for (refinement, expectedCalls) in cases {
+            var parameters: JSONObject = ["maxValuesPerFacet": 10, "hitsPerPage": 0]
+            for (key, value) in refinement { parameters[key] = value }
+            calls = 0
+            let actual = try TypesenseSearch.search(
+                index: "ties", parameters: parameters, settings: settings, collection: "ties", fields: fields,
+                positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: counted)
+            let expected = try engine.search(index: "ties", parameters: parameters)
+            let context = JSONWriter.string(.object(refinement))
+            XCTAssertEqual(actual["nbHits"], expected["nbHits"], context)
+            XCTAssertEqual(JSONWriter.string(actual["facets"] ?? .null), JSONWriter.string(expected["facets"] ?? .null), context)
+            XCTAssertEqual(calls, expectedCalls, context)
+        }
+        let labels = try TypesenseSearch.search(
+            index: "ties", parameters: ["facets": ["label"], "maxValuesPerFacet": 10], settings: settings, collection: "ties",
+            fields: fields, positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+        XCTAssertEqual(labels["facets"]?["label"]?.objectValue?.keys.map { $0 }, ["v0", "v1", "v10", "v100", "v101", "v102", "v103", "v104",
+                                                                                  "v105", "v106"])
+    }
+
     static func ids(_ response: JSON) -> Set<String> {
         Set(response["hits"]?.arrayValue?.compactMap { $0["objectID"]?.stringValue } ?? [])
     }

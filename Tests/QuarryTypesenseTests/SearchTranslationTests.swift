@@ -38,11 +38,11 @@ final class SearchTranslationTests: XCTestCase {
         hits["include_fields"] = "_q_record"
         hits["sort_by"] = "_text_match:desc,o_popularity:desc"
         hits["facet_by"] = "f_brand"
-        hits["max_facet_values"] = 1_000_000
+        hits["max_facet_values"] = 300  // maxValuesPerFacet 100 and a margin (FacetCut)
         var counts = text
         counts["per_page"] = 0
         counts["facet_by"] = "f_color"
-        counts["max_facet_values"] = 1_000_000
+        counts["max_facet_values"] = 300
         XCTAssertEqual(t.requests, [hits, counts])
     }
 

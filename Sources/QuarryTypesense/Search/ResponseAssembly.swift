@@ -119,11 +119,16 @@ public enum ResponseAssembly {
 
     /// `(value, count)` of one field in a result's `facet_counts`.
     static func facetCounts(_ result: JSONObject, field: String) -> [(String, Int)] {
-        guard let entry = result["facet_counts"]?.arrayValue?.first(where: { $0["field_name"]?.stringValue == field }) else { return [] }
+        guard let entry = facetEntry(result, field: field) else { return [] }
         return (entry["counts"]?.arrayValue ?? []).compactMap { item in
             guard let value = item["value"]?.stringValue, let count = item["count"]?.intValue else { return nil }
             return (value, count)
         }
+    }
+
+    /// One field's entry in a result's `facet_counts`.
+    static func facetEntry(_ result: JSONObject, field: String) -> JSONObject? {
+        result["facet_counts"]?.arrayValue?.first(where: { $0["field_name"]?.stringValue == field })?.objectValue
     }
 
     /// A failed search of the batch: a missing collection is a missing index, anything else is Typesense's fault.

@@ -10,8 +10,11 @@ import QuarryJSON
 ///   and `facet_by` the attributes counted under the hits' own filter.
 /// - Counts: one `per_page: 0` search per other set of conditions (`CountingPlan`: an attribute
 ///   with an or-group relaxes it, a hierarchical level relaxes the deeper selections), faceting
-///   every attribute counted under that set. Facets ask for every value (`maxFacetValues`): the
-///   engine's order (count, then text) and cut are applied by `ResponseAssembly`.
+///   every attribute counted under that set. Facets ask for the top values (`FacetCut`); the
+///   engine's order (count, then text) and cut are applied by `ResponseAssembly`, after
+///   `FacetRefetch` fetched every value where a tie spans Typesense's cut. A search asks for every
+///   value when one of its attributes needs them all: text order, numbers for `facets_stats`, the
+///   distinct attribute's counts for `nbHits`.
 /// - With distinct, facets move to a search without `group_by` (there Typesense counts groups),
 ///   which also counts the distinct attribute's values so `nbHits` follows the engine's rule.
 ///
@@ -36,9 +39,6 @@ public struct SearchTranslation: Sendable {
     /// grouping exactly. Without it, `f_<attribute>` groups by the whole value set, and records
     /// without a value fall into one group.
     public static let distinctKeyField = "_q_distinct"
-
-    /// Larger than any attribute's number of values: Typesense must return them all.
-    static let maxFacetValues = 1_000_000
 
     public let index: String
     public let parameters: SearchParameters
@@ -100,10 +100,15 @@ public struct SearchTranslation: Sendable {
             if let filter { p["filter_by"] = .string(filter) }
             return p
         }
+        let limit = refinements.maxValuesPerFacet, alpha = refinements.sortFacetValuesByAlpha
         func faceting(_ fieldNames: [String], into p: inout JSONObject) {
             guard !fieldNames.isEmpty else { return }
+            // Numbers: stats over every value; the distinct attribute: nbHits sums every value's hits.
+            let needsAll = alpha || fieldNames.contains { field in
+                field == grouping || FieldNames.attribute(ofField: field).map { fields.contains(FieldNames.numeric($0)) } ?? true
+            }
             p["facet_by"] = .string(fieldNames.joined(separator: ","))
-            p["max_facet_values"] = JSON(Self.maxFacetValues)
+            p["max_facet_values"] = JSON(FacetCut.asked(limit: limit, needsAll: needsAll))
         }
 
         var searches: [Search] = []

@@ -20,7 +20,7 @@ public enum TypesenseSearch {
         parameters.alsoOtherRanges = alsoOtherRanges
         let translation = try SearchTranslation(index: index, parameters: parameters, settings: settings, collection: collection,
                                                 fields: fields, filter: filter ?? defaultFilter(fields), highlighting: highlighting)
-        let results = translation.requests.isEmpty ? [] : try multiSearch(translation.requests)
+        let results = try run(translation, multiSearch)
         return try ResponseAssembly.response(translation, results: results, highlighting: highlighting,
                                              processingTimeMS: milliseconds(since: started))
     }
@@ -39,11 +39,20 @@ public enum TypesenseSearch {
         let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
         let translation = try SearchTranslation(index: index, parameters: counting, settings: settings, collection: collection,
                                                 fields: fields, filter: filter ?? defaultFilter(fields), highlighting: nil)
-        let results = translation.requests.isEmpty ? [] : try multiSearch(translation.requests)
+        let results = try run(translation, multiSearch)
         let response = try ResponseAssembly.response(translation, results: results, highlighting: nil, processingTimeMS: 0)
         let counts = response["facets"]?[attribute]?.objectValue ?? [:]
         let hits = FacetValueSearch.facetHits(counts: counts, facetQuery: facetQuery, maxFacetHits: maxFacetHits, parameters: parameters)
         return FacetValueSearch.response(hits, processingTimeMS: milliseconds(since: started))
+    }
+
+    /// The translation's results: its multi_search, then, where a tie spans Typesense's cut of a
+    /// facet's values, a second one counting every value of those facets (`FacetRefetch`).
+    static func run(_ translation: SearchTranslation, _ multiSearch: MultiSearch) throws(EngineError) -> [JSONObject] {
+        guard !translation.requests.isEmpty else { return [] }
+        let results = try multiSearch(translation.requests)
+        guard let refetch = FacetRefetch(translation, results: results) else { return results }
+        return try refetch.merged(results, with: try multiSearch(refetch.requests))
     }
 
     static func defaultFilter(_ fields: Set<String>) -> FilterRendering {
