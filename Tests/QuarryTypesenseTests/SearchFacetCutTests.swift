@@ -6,8 +6,8 @@ import XCTest
 /// Asking Typesense for a facet's top values only (`FacetCut`, `FacetRefetch`):
 /// 1. a search asks for `maxValuesPerFacet` and a margin, or every value where the answer needs
 ///    them all (alpha order, numbers for stats, the distinct attribute, searchForFacetValues);
-/// 2. a top-K answer suffices when its lowest count is below the count at the engine's cut, when it
-///    holds every value, and not when it misses a selected value or holds a number;
+/// 2. a top-K answer suffices when its lowest count is below the count at the engine's cut, or when
+///    it holds every value, and not when it misses a selected value;
 /// 3. otherwise only the uncertain fields of the searches concerned are fetched again, whole, and
 ///    their counts replace the first ones, giving the engine's order for ties at the cut.
 final class SearchFacetCutTests: XCTestCase {
@@ -58,8 +58,8 @@ final class SearchFacetCutTests: XCTestCase {
         // A selected value not returned may still have a count past the cut.
         XCTAssertFalse(FacetCut.suffices(Self.counts([9, 7, 4, 2]), asked: 4, totalValues: 9, limit: 1, selected: ["v9"]))
         XCTAssertTrue(FacetCut.suffices(Self.counts([9, 7, 4, 2]), asked: 4, totalValues: 9, limit: 1, selected: ["V3"]))
-        // A number among the values: stats need every value.
-        XCTAssertFalse(FacetCut.suffices([("x", 9), ("2019", 7), ("y", 4), ("z", 2)], asked: 4, totalValues: 9, limit: 1, selected: []))
+        // A value spelling a number changes nothing: stats are the numeric attributes', fetched whole.
+        XCTAssertTrue(FacetCut.suffices([("x", 9), ("2019", 7), ("y", 4), ("z", 2)], asked: 4, totalValues: 9, limit: 1, selected: []))
         // No values listed: only selected values and numbers matter.
         XCTAssertTrue(FacetCut.suffices(Self.counts([3, 3, 3, 3]), asked: 4, totalValues: 9, limit: 0, selected: []))
     }

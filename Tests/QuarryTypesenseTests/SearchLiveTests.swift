@@ -198,7 +198,7 @@ final class SearchLiveTests: XCTestCase {
     /// Facets asking Typesense for the top values only (`FacetCut`): with `label` 300 values tied at
     /// every count and `kind` 200 values of falling counts, maxValuesPerFacet 10 lists the engine's
     /// values in the engine's order, fetching every value again exactly when a tie spans Typesense's
-    /// cut or a selected value is missing.
+    /// cut or a selected value is missing; `facets_stats` only where records hold JSON numbers.
     func testTopValuesWithTiesAroundTheCutAreTheEngines() throws {
         let node = try TypesenseTestNode.start()
         defer { node.stop() }
@@ -214,9 +214,9 @@ final class SearchLiveTests: XCTestCase {
         let records: [JSONObject] = (0..<n).map { i in
             let held = stride(from: i, to: kinds.count, by: n).map { JSON.string(kinds[$0]) }
             return ["objectID": .string("r\(i)"), "title": .string(Self.vocabulary[i % 7] + " " + Self.vocabulary[(i / 7) % 11]),
-                    "label": .string("v\(i % 300)"), "kind": .array(held)]
+                    "label": .string("v\(i % 300)"), "kind": .array(held), "code": .string(String(i % 500)), "size": JSON(i % 7)]
         }
-        let settingsJSON: JSONObject = ["searchableAttributes": ["title"], "attributesForFaceting": ["label", "kind"]]
+        let settingsJSON: JSONObject = ["searchableAttributes": ["title"], "attributesForFaceting": ["label", "kind", "code", "size"]]
         var settings = IndexSettings()
         try settings.merge(settingsJSON)
         _ = try engine.setSettings(settingsJSON, index: "ties")
@@ -241,6 +241,9 @@ final class SearchLiveTests: XCTestCase {
             // Whether `none` matched nothing (listed with 0) only every value tells.
             (["facets": ["kind"], "disjunctiveFilters": ["kind": "kind:k0 OR kind:none"]], 2),
             (["facets": ["label"], "maxValuesPerFacet": 300, "query": "t"], 1),
+            // Numeric strings only: no stats, as in the engine; JSON numbers: stats, every value asked at once.
+            (["facets": ["code"]], 2),
+            (["facets": ["size", "kind"]], 1),
         ]
         for (refinement, expectedCalls) in cases {
             var parameters: JSONObject = ["maxValuesPerFacet": 10, "hitsPerPage": 0]
@@ -253,6 +256,7 @@ final class SearchLiveTests: XCTestCase {
             let context = JSONWriter.string(.object(refinement))
             XCTAssertEqual(actual["nbHits"], expected["nbHits"], context)
             XCTAssertEqual(JSONWriter.string(actual["facets"] ?? .null), JSONWriter.string(expected["facets"] ?? .null), context)
+            XCTAssertEqual(actual["facets_stats"], expected["facets_stats"], context)
             XCTAssertEqual(calls, expectedCalls, context)
         }
         let labels = try TypesenseSearch.search(

@@ -3,7 +3,8 @@ import QuarryJSON
 /// The engine's `facets` and `facets_stats` from every value's count (`FacetResponse`): count
 /// descending then text ascending (or text only with `sortFacetValuesBy: alpha`), at most
 /// `maxValuesPerFacet`, then each selected value of the attribute's or-group that matched
-/// nothing, with 0; stats over the values that spell a number.
+/// nothing, with 0; stats over the values that spell a number (asked for only where some record
+/// holds a JSON number, as the engine's stats read only those).
 enum FacetAssembly {
     static func values(_ counts: [(String, Int)], limit: Int, alpha: Bool, selected: [String]) -> [(String, Int)] {
         var values: [(String, Int)] = []

@@ -7,8 +7,8 @@
 /// was returned, so sorting those gives the engine's list exactly. Otherwise a tie spans Typesense's
 /// cut and every value must be fetched.
 ///
-/// An answer also falls short when it leaves out a selected value (the engine lists it with 0 only
-/// if it matched nothing) or holds a value spelling a number (`facets_stats` reads every such value).
+/// An answer also falls short when it leaves out a selected value: the engine lists it with 0 only
+/// if it matched nothing. (`facets_stats` read every value: `SearchTranslation` asks for them all.)
 enum FacetCut {
     /// `max_facet_values` asking for every value: more than any attribute holds.
     static let all = 1_000_000
@@ -24,11 +24,10 @@ enum FacetCut {
     }
 
     /// Whether `counts`, Typesense's answer to `max_facet_values: asked` (count descending), hold
-    /// what the engine's list of `limit` values, its selected zeros and its stats need.
+    /// what the engine's list of `limit` values and its selected zeros need.
     /// `totalValues`: the field's `stats.total_values`, how many values matched in all.
     static func suffices(_ counts: [(String, Int)], asked: Int, totalValues: Int?, limit: Int, selected: [String]) -> Bool {
         if counts.count < asked || (totalValues.map { $0 <= counts.count } ?? false) { return true }
-        if counts.contains(where: { FacetAssembly.number($0.0) != nil }) { return false }
         let folded = Set(counts.filter { $0.1 > 0 }.map { $0.0.lowercased() })
         if selected.contains(where: { !folded.contains($0.lowercased()) }) { return false }
         guard limit > 0 else { return true }

@@ -78,7 +78,9 @@ public enum ResponseAssembly {
                 var object = JSONObject()
                 for (value, count) in values { object[value] = JSON(count) }
                 facets[counted.attribute] = .object(object)
-                if let stat = FacetAssembly.stats(counts) { stats[counted.attribute] = stat }
+                if translation.numericAttributes.contains(counted.attribute), let stat = FacetAssembly.stats(counts) {
+                    stats[counted.attribute] = stat
+                }
             }
             extra["facets"] = .object(facets)
             if !stats.isEmpty { extra["facets_stats"] = .object(stats) }

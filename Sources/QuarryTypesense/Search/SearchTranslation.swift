@@ -54,6 +54,9 @@ public struct SearchTranslation: Sendable {
     /// Relevant sort on a virtual replica.
     let strictness: Int?
     let ordering: HitOrdering
+    /// Counted attributes some record holds a JSON number at (an `n_` field): the only ones the
+    /// engine gives `facets_stats`, which read every value, so these ask for every value.
+    let numericAttributes: Set<String>
 
     /// `settings`: of the index or replica searched; `collection`: what to search (an index's alias,
     /// a replica's primary's); `fields`: the collection's concrete field names (GET /collections).
@@ -101,12 +104,12 @@ public struct SearchTranslation: Sendable {
             return p
         }
         let limit = refinements.maxValuesPerFacet, alpha = refinements.sortFacetValuesByAlpha
+        let numericAttributes = Set(plan.counted.map(\.attribute).filter { fields.contains(FieldNames.numeric($0)) })
+        let numericFields = Set(numericAttributes.map(FieldNames.facet))
         func faceting(_ fieldNames: [String], into p: inout JSONObject) {
             guard !fieldNames.isEmpty else { return }
-            // Numbers: stats over every value; the distinct attribute: nbHits sums every value's hits.
-            let needsAll = alpha || fieldNames.contains { field in
-                field == grouping || FieldNames.attribute(ofField: field).map { fields.contains(FieldNames.numeric($0)) } ?? true
-            }
+            // The distinct attribute: nbHits sums every value's hits.
+            let needsAll = alpha || fieldNames.contains { $0 == grouping || numericFields.contains($0) }
             p["facet_by"] = .string(fieldNames.joined(separator: ","))
             p["max_facet_values"] = JSON(FacetCut.asked(limit: limit, needsAll: needsAll))
         }
@@ -173,6 +176,7 @@ public struct SearchTranslation: Sendable {
         self.plan = plan
         self.strictness = strictness
         self.ordering = ordering
+        self.numericAttributes = numericAttributes
         self.window = window
         droppedSortKeys = ordering.dropped
         distinct = grouping.flatMap { field in distinctSearch.map { (field, distinctLimit, $0) } }
