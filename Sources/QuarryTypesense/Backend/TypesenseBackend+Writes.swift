@@ -11,8 +11,9 @@ extension TypesenseBackend {
             prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
         }
         try ready()
-        let entry = try writable(index, create: true)
-        try upsert(prepared.map(\.record), into: FieldNames.alias(ofIndex: entry.name), settings: entry.parsedSettings)
+        try onCurrentCollection(index, create: true) { entry throws(EngineError) in
+            try upsert(prepared.map(\.record), into: entry.collection, settings: entry.parsedSettings)
+        }
         return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: taskIDs.next())
     }
 
@@ -22,25 +23,28 @@ extension TypesenseBackend {
             prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: false))
         }
         try ready()
-        let entry = try writable(index, create: createIfNotExists)
-        let existing = try getObjects(prepared.map(\.objectID), index: entry.name, attributesToRetrieve: nil)
-        var merged: [JSONObject] = []
-        for (offset, ((_, changes), current)) in zip(prepared, existing).enumerated() {
-            guard current != nil || createIfNotExists,
-                  let record = try EnginePartialUpdate.apply(changes, to: current, position: "record \(offset + 1)")
-            else { continue }
-            merged.append(record)
+        try onCurrentCollection(index, create: createIfNotExists) { entry throws(EngineError) in
+            let existing = try getObjects(prepared.map(\.objectID), index: entry.name, attributesToRetrieve: nil)
+            var merged: [JSONObject] = []
+            for (offset, ((_, changes), current)) in zip(prepared, existing).enumerated() {
+                guard current != nil || createIfNotExists,
+                      let record = try EnginePartialUpdate.apply(changes, to: current, position: "record \(offset + 1)")
+                else { continue }
+                merged.append(record)
+            }
+            try upsert(merged, into: entry.collection, settings: entry.parsedSettings)
         }
-        try upsert(merged, into: FieldNames.alias(ofIndex: entry.name), settings: entry.parsedSettings)
         return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: taskIDs.next())
     }
 
     public func deleteObjects(_ objectIDs: [String], index: String) throws(EngineError) -> WriteReceipt {
         try ready()
-        let entry = try writable(index, create: false)
-        let alias = FieldNames.alias(ofIndex: entry.name)
-        for objectID in objectIDs {
-            _ = try call { () throws(TypesenseError) in try api.deleteDocument(objectID, collection: alias) }
+        try onCurrentCollection(index, create: false) { entry throws(EngineError) in
+            for objectID in objectIDs {
+                _ = try documentCall(entry.collection) { () throws(TypesenseError) in
+                    try api.deleteDocument(objectID, collection: entry.collection)
+                }
+            }
         }
         return WriteReceipt(objectIDs: objectIDs, taskID: taskIDs.next())
     }
@@ -111,6 +115,31 @@ extension TypesenseBackend {
 
     // MARK: Helpers
 
+    /// Runs a document write on the index's physical collection, not its alias: Typesense 0.24.1
+    /// drops writes addressed to an alias when a restarted node rebuilds from its Raft log, never
+    /// those addressed to the collection (measured: Tests/EndToEnd/test_typesense_cluster.py). If
+    /// another daemon swapped in a new collection meanwhile, the catalogue is read again and the
+    /// write goes to the new one.
+    func onCurrentCollection(_ index: String, create: Bool, _ body: (CatalogEntry) throws(EngineError) -> Void) throws(EngineError) {
+        let entry = try writable(index, create: create)
+        do {
+            try body(entry)
+        } catch .indexNotFound(let name) where name == entry.collection {
+            catalog.invalidate()
+            try body(try writable(index, create: create))
+        }
+    }
+
+    /// A call on one collection's documents; the collection missing is `.indexNotFound(collection)`.
+    func documentCall<T>(_ collection: String, _ body: () throws(TypesenseError) -> T) throws(EngineError) -> T {
+        do {
+            return try body()
+        } catch {
+            if error.isNotFound, (try? api.collection(collection)) == .some(nil) { throw .indexNotFound(collection) }
+            throw error.engineError
+        }
+    }
+
     /// The primary `index`'s entry, created with an empty collection when missing and `create`.
     func writable(_ index: String, create: Bool) throws(EngineError) -> CatalogEntry {
         let snapshot = try catalog.snapshot()
@@ -172,7 +201,9 @@ extension TypesenseBackend {
         var documents: [JSONObject] = []
         documents.reserveCapacity(records.count)
         for record in records { documents.append(BrowseKey.stamped(try builder.document(for: record))) }
-        let result = try call { () throws(TypesenseError) in try api.importDocuments(documents, collection: collection, action: .upsert) }
+        let result = try documentCall(collection) { () throws(TypesenseError) in
+            try api.importDocuments(documents, collection: collection, action: .upsert)
+        }
         catalog.invalidateFields()  // new attributes add fields
         if let failure = result.failures.first {
             let objectID = records.indices.contains(failure.line) ? records[failure.line]["objectID"]?.stringValue ?? "" : ""

@@ -113,6 +113,9 @@ public final class TypesenseCluster: Sendable {
             return .answered(response)
         case 503:
             return .failed(NodeFailure(text: "not ready (503 \(TypesenseError.http(response).messageText))", notApplied: true))
+        case 401, 403:
+            // Every node has the same key: another node cannot do better, and a retry cannot either.
+            return .rejected(.unavailable("\(nodes[node]): refused the API key (HTTP \(response.status)); check --typesense-api-key-file"))
         case 500 where request.kind != .read && !response.body.isEmpty:
             // An empty 500 is what writes get while the cluster elects a leader; one with a message is an answer.
             return .rejected(TypesenseError.http(response))
