@@ -1,7 +1,7 @@
 import QuarryJSON
 
 extension Engine {
-    package static let maxSkippedReasons = 10
+    static let maxSkippedReasons = 10
 
     /// Streams a JSON (one array), NDJSON or CSV file into `index`, adding or
     /// replacing records by objectID (generated when missing).
@@ -56,10 +56,13 @@ extension Engine {
         return try run(lifecycleHeld: false)
     }
 
-    private struct ImportCounts {
-        var imported = 0
-        var skipped = 0
-        var reasons: [String] = []
+    /// What an import read: records kept, records skipped, and the first few reasons.
+    package struct ImportCounts {
+        package var imported = 0
+        package var skipped = 0
+        package var reasons: [String] = []
+
+        package init() {}
     }
 
     /// Reads every item and upserts the good ones; runs inside the transaction.
@@ -67,10 +70,22 @@ extension Engine {
         from reader: inout any ImportReader, into store: IndexStore, skipInvalid: Bool,
         progress: (ImportProgress) -> Void, isCancelled: () -> Bool
     ) throws(EngineError) -> ImportCounts {
+        try readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
+            (objectID, record) throws(EngineError) in
+            _ = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record)))
+        }
+    }
+
+    /// Hands every good record of an import file to `keep` (objectIDs generated where missing, as
+    /// the engine's rules say), skipping bad ones when `skipInvalid`; reports progress when due and,
+    /// at the same moments, throws `.cancelled` if the caller cancelled. Both backends import
+    /// through it, so they accept, skip and report alike.
+    package static func readRecords(
+        from reader: inout any ImportReader, skipInvalid: Bool, progress: (ImportProgress) -> Void, isCancelled: () -> Bool,
+        _ keep: (String, JSONObject) throws(EngineError) -> Void
+    ) throws(EngineError) -> ImportCounts {
         var counts = ImportCounts()
         var throttle = ImportProgressThrottle()
-        // Reports progress when due and, at the same moments, gives up if the
-        // caller cancelled: the transaction then rolls back.
         func report(final: Bool) throws(EngineError) {
             guard final || throttle.isDue(records: counts.imported + counts.skipped) else { return }
             let bytes = reader.bytes
@@ -85,7 +100,7 @@ extension Engine {
                     throw EngineError.invalidRecord(position: position.description, reason: reason)
                 case .value(let value, let position):
                     let (objectID, record) = try EngineRecordRules.prepare(value, position: position.description, generate: true)
-                    _ = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record)))
+                    try keep(objectID, record)
                     counts.imported += 1
                 }
             } catch {
@@ -102,16 +117,16 @@ extension Engine {
 
 /// Decides when an import reports progress: every 10,000 records, or when
 /// 100 ms have passed (the clock is read only every 256 records).
-package struct ImportProgressThrottle {
+struct ImportProgressThrottle {
     private let clock = ContinuousClock()
     private var lastReport: ContinuousClock.Instant
     private var lastRecords = 0
 
-    package init() {
+    init() {
         lastReport = clock.now
     }
 
-    package mutating func isDue(records: Int) -> Bool {
+    mutating func isDue(records: Int) -> Bool {
         if records - lastRecords >= 10_000 || (records % 256 == 0 && clock.now - lastReport >= .milliseconds(100)) {
             lastRecords = records
             lastReport = clock.now

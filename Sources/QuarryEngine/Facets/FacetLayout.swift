@@ -24,12 +24,13 @@ struct FacetLayout: Sendable, Equatable {
     init(attributes: [String]) { self.attributes = attributes }
 }
 
-/// How record values become facet texts and numbers, the same way for building and for filtering.
-enum FacetValues {
-    static let tagsAttribute = "_tags"
+/// How record values become facet texts and numbers, the same way for building and for filtering
+/// (package-visible: the Typesense backend derives its documents with these same rules).
+package enum FacetValues {
+    package static let tagsAttribute = "_tags"
 
     /// Every scalar at `path` (arrays flattened; a literal dotted key wins over the nested path).
-    static func leaves(of record: JSONObject, path: String, _ body: (JSON) -> Void) {
+    package static func leaves(of record: JSONObject, path: String, _ body: (JSON) -> Void) {
         if let value = record[path] { return flatten(value, body) }
         let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard components.count > 1, let root = record[components[0]] else { return }
@@ -50,7 +51,7 @@ enum FacetValues {
     }
 
     /// The facet text of a scalar: strings as given, numbers in their shortest form, booleans as words.
-    static func text(of value: JSON) -> String? {
+    package static func text(of value: JSON) -> String? {
         switch value {
         case .string(let s): s
         case .int(let i): String(i)
@@ -60,12 +61,12 @@ enum FacetValues {
         }
     }
 
-    static func render(_ d: Double) -> String {
+    package static func render(_ d: Double) -> String {
         d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
     }
 
     /// Calls `body(path, number)` for every numeric leaf, objects walked to `maxNumericDepth`.
-    static func numbers(of record: JSONObject, _ body: (String, Double) -> Void) {
+    package static func numbers(of record: JSONObject, _ body: (String, Double) -> Void) {
         for (key, value) in record where key != "objectID" { numbers(value, path: key, depth: 1, body) }
     }
 
@@ -81,7 +82,7 @@ enum FacetValues {
     }
 
     /// The points of `_geoloc` ({lat, lng} or an array of them); malformed points are skipped.
-    static func geoPoints(of record: JSONObject) -> [(lat: Double, lng: Double)] {
+    package static func geoPoints(of record: JSONObject) -> [(lat: Double, lng: Double)] {
         guard let value = record[FacetLayout.geoAttribute] else { return [] }
         let candidates: [JSON] = if case .array(let points) = value { points } else { [value] }
         return candidates.compactMap { point in

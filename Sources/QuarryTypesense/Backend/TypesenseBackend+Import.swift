@@ -29,36 +29,13 @@ extension TypesenseBackend {
             try checkReplicas(of: index, settings: combined, snapshot: try catalog.snapshot())
             merged = combined
         }
-        var imported = 0, skipped = 0
-        var reasons: [String] = []
-        var throttle = ImportProgressThrottle()
+        var counts = Engine.ImportCounts()
         do throws(EngineError) {
             try rebuild(entry, settings: merged?.json() ?? entry.settings) { sink throws(EngineError) in
                 if existed { try copyRecords(of: entry, into: sink) }
-                func report(final: Bool) throws(EngineError) {
-                    guard final || throttle.isDue(records: imported + skipped) else { return }
-                    let bytes = reader.bytes
-                    progress(ImportProgress(bytesRead: bytes.offset, totalBytes: bytes.totalBytes, records: imported, skipped: skipped))
-                    if isCancelled() { throw .cancelled }
+                counts = try Engine.readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
+                    (_, record) throws(EngineError) in try sink.add(record)
                 }
-                while let item = try reader.next() {
-                    do throws(EngineError) {
-                        switch item {
-                        case .invalid(let position, let reason):
-                            throw EngineError.invalidRecord(position: position.description, reason: reason)
-                        case .value(let value, let position):
-                            let (_, record) = try EngineRecordRules.prepare(value, position: position.description, generate: true)
-                            try sink.add(record)
-                            imported += 1
-                        }
-                    } catch {
-                        guard skipInvalid, case .invalidRecord = error else { throw error }
-                        skipped += 1
-                        if reasons.count < Engine.maxSkippedReasons { reasons.append(error.description) }
-                    }
-                    try report(final: false)
-                }
-                try report(final: true)
             }
         } catch {
             // An index this import created goes again, as the engine's does.
@@ -67,7 +44,7 @@ extension TypesenseBackend {
         }
         let elapsed = clock.now - start
         return ImportReceipt(
-            index: index, imported: imported, skipped: skipped, skippedReasons: reasons, taskID: taskIDs.next(),
+            index: index, imported: counts.imported, skipped: counts.skipped, skippedReasons: counts.reasons, taskID: taskIDs.next(),
             durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
     }
 }

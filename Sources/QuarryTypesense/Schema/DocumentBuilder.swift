@@ -63,8 +63,8 @@ public struct DocumentBuilder: Sendable {
 
         for path in facetPaths {
             var texts: [String] = [], seen: Set<String> = []
-            FacetText.leaves(of: record, path: path) { leaf in
-                guard let text = FacetText.text(of: leaf), seen.insert(text).inserted else { return }
+            FacetValues.leaves(of: record, path: path) { leaf in
+                guard let text = FacetValues.text(of: leaf), seen.insert(text).inserted else { return }
                 texts.append(text)
             }
             guard !texts.isEmpty else { continue }
@@ -79,12 +79,12 @@ public struct DocumentBuilder: Sendable {
         if let distinct = settings.attributeForDistinct, !distinct.isEmpty {
             // The engine groups on the first value; a record without one is a group of its own.
             var first: String?
-            FacetText.leaves(of: record, path: distinct) { leaf in if first == nil { first = FacetText.text(of: leaf) } }
+            FacetValues.leaves(of: record, path: distinct) { leaf in if first == nil { first = FacetValues.text(of: leaf) } }
             document[SearchTranslation.distinctKeyField] = .string(first.map { "v" + $0 } ?? "r" + objectID)
         }
 
         var numbers: [String: [Double]] = [:], numericPaths: [String] = []
-        FacetText.numbers(of: record) { path, value in
+        FacetValues.numbers(of: record) { path, value in
             if numbers[path] == nil { numericPaths.append(path) }
             numbers[path, default: []].append(value)
         }
@@ -106,7 +106,7 @@ public struct DocumentBuilder: Sendable {
         }
 
         document[FieldNames.present] = .array(Self.presentPaths(of: record).map(JSON.string))
-        let points = FacetText.geoPoints(of: record).filter { $0.lat.isFinite && $0.lng.isFinite }
+        let points = FacetValues.geoPoints(of: record).filter { $0.lat.isFinite && $0.lng.isFinite }
         if !points.isEmpty {
             document[FieldNames.geo] = .array(points.map { .array([.double($0.lat), .double($0.lng)]) })
         }

@@ -1,3 +1,5 @@
+import QuarryEngine
+
 /// The exact-match keys a document carries in `_q_filter`, so facet and tag
 /// filters keep the engine's semantics on Typesense.
 ///
@@ -20,7 +22,7 @@ public enum FilterKeys {
     public static func facet(_ path: String, text: String) -> String { key("v", path, text.lowercased()) }
 
     /// A facet value at `path` whose text spells `number`, matched by a facet filter on the same number.
-    public static func facetNumber(_ path: String, _ number: Double) -> String { key("w", path, FacetText.render(number)) }
+    public static func facetNumber(_ path: String, _ number: Double) -> String { key("w", path, FacetValues.render(number)) }
 
     /// A `_tags` value, compared exactly.
     public static func tag(_ text: String) -> String { key("t", "", text) }
@@ -32,7 +34,7 @@ public enum FilterKeys {
     public static func severalNumbers(_ path: String) -> String { key("r", path, "") }
 
     /// A number at `path`, for `=` filters: exact in double precision, unlike Typesense's 32-bit floats.
-    public static func number(_ path: String, _ value: Double) -> String { key("m", path, FacetText.render(value)) }
+    public static func number(_ path: String, _ value: Double) -> String { key("m", path, FacetValues.render(value)) }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
