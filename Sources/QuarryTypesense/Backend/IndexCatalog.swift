@@ -65,11 +65,12 @@ final class IndexCatalog: Sendable {
         (try? snapshot())?.replicaOf[name]
     }
 
-    func fields(of collection: String) throws(EngineError) -> Set<String> {
+    /// nil when the collection is gone.
+    func fields(of collection: String) throws(EngineError) -> Set<String>? {
         if let cached = fieldCache.withLock({ $0[collection] }), ContinuousClock.now - cached.readAt < maxAge { return cached.fields }
-        let schema = try call { () throws(TypesenseError) in try api.collection(collection) }
-        guard let schema, case .array(let fields)? = schema["fields"] else {
-            throw .storage("collection '\(collection)' is missing from the cluster")
+        guard let schema = try call({ () throws(TypesenseError) in try api.collection(collection) }) else { return nil }
+        guard case .array(let fields)? = schema["fields"] else {
+            throw .storage("the cluster describes collection '\(collection)' without fields")
         }
         let names = Set(fields.compactMap { $0["name"]?.stringValue }.filter { !$0.contains("*") })
         fieldCache.withLock { $0[collection] = (names, ContinuousClock.now) }

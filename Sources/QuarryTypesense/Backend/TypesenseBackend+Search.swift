@@ -8,11 +8,11 @@ extension TypesenseBackend {
         throws(EngineError) -> JSON
     {
         try ready()
-        let (entry, settings) = try searchable(index)
+        let (entry, settings, fields) = try searchable(index)
         let alias = FieldNames.alias(ofIndex: entry.name)
         return try TypesenseSearch.search(
             index: index, parameters: parameters, settings: settings, collection: alias,
-            fields: try catalog.fields(of: entry.collection), positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges,
+            fields: fields, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges,
             highlighting: HitHighlighter(settings: settings), multiSearch: multiSearch(index: index))
     }
 
@@ -20,10 +20,10 @@ extension TypesenseBackend {
         throws(EngineError) -> JSON
     {
         try ready()
-        let (entry, settings) = try searchable(index)
+        let (entry, settings, fields) = try searchable(index)
         return try TypesenseSearch.searchForFacetValues(
             index: index, attribute: attribute, parameters: parameters, settings: settings,
-            collection: FieldNames.alias(ofIndex: entry.name), fields: try catalog.fields(of: entry.collection),
+            collection: FieldNames.alias(ofIndex: entry.name), fields: fields,
             positionEncoding: positionEncoding, multiSearch: multiSearch(index: index))
     }
 
@@ -45,13 +45,13 @@ extension TypesenseBackend {
             throw .invalidParameter(name: "hitsPerPage", expected: "1 to \(Engine.browseMaxHitsPerPage)")
         }
         try ready()
-        let (entry, settings) = try searchable(index)
+        let (entry, settings, fields) = try searchable(index)
         var search = try SearchParameters(json: browse.parameters, settings: settings)
         search.hitsPerPage = 1
         search.page = 0
         let translation = try SearchTranslation(
             index: index, parameters: search, settings: settings, collection: FieldNames.alias(ofIndex: entry.name),
-            fields: try catalog.fields(of: entry.collection), filter: TypesenseSearch.defaultFilter(try catalog.fields(of: entry.collection)),
+            fields: fields, filter: TypesenseSearch.defaultFilter(fields),
             highlighting: nil)
         guard let first = translation.searches.first, let base = first.parameters else {
             return BrowsePage(hits: [], cursor: nil, nbHits: 0)  // known to match nothing
@@ -97,10 +97,18 @@ extension TypesenseBackend {
         return BrowsePage(hits: hits, cursor: next, nbHits: nbHits)
     }
 
-    /// The primary entry holding `index`'s records, and the settings `index` searches with.
-    func searchable(_ index: String) throws(EngineError) -> (entry: CatalogEntry, settings: IndexSettings) {
-        let (entry, replica) = try catalog.resolve(index)
-        return (entry, replica.map(entry.effectiveSettings) ?? entry.parsedSettings)
+    /// The primary entry holding `index`'s records, the settings `index` searches with, and its
+    /// collection's fields. A collection gone meanwhile (another daemon rebuilt the index within the
+    /// catalogue's second of trust) means reading the catalogue again.
+    func searchable(_ index: String) throws(EngineError) -> (entry: CatalogEntry, settings: IndexSettings, fields: Set<String>) {
+        for attempt in 0..<2 {
+            let (entry, replica) = try catalog.resolve(index)
+            if let fields = try catalog.fields(of: entry.collection) {
+                return (entry, replica.map(entry.effectiveSettings) ?? entry.parsedSettings, fields)
+            }
+            if attempt == 0 { catalog.invalidate() }
+        }
+        throw .indexNotFound(index)
     }
 
     /// Runs one multi_search; a collection gone from under the alias (another daemon deleted the index) is a missing index.
