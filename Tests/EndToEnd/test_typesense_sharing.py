@@ -148,6 +148,23 @@ def test_two_daemons_on_one_cluster_share_indices_settings_and_records(node, sta
     assert results["facets"]["genre"] == [{"value": "rock", "count": 1, "isRefined": False}]
 
 
+def test_a_search_right_after_another_daemon_rebuilt_the_index_is_answered(node, start):
+    """B rebuilds the index into a new collection (a settings change that reshapes documents) while A
+    still trusts its copy of the catalogue: A's next search must be answered, from the new collection."""
+    a = start("a", node.serve_args())
+    b = start("b", node.serve_args())
+    a.peer.initialize()
+    b.peer.initialize()
+    result(a.peer.request("saveObjects", {"index": "rebuilt", "objects": [
+        {"objectID": "1", "title": "granite kettle", "body": "copper"}, {"objectID": "2", "title": "oak desk", "body": "granite"}]}))
+    assert result(a.peer.request("search", {"index": "rebuilt", "query": "granite"}))["nbHits"] == 2
+    for round in range(3):
+        searchable = ["title"] if round % 2 == 0 else ["title", "body"]
+        result(b.peer.request("setSettings", {"index": "rebuilt", "settings": {"searchableAttributes": searchable}}))
+        answered = result(a.peer.request("search", {"index": "rebuilt", "query": "granite"}))
+        assert answered["nbHits"] in (1, 2), answered  # the old or the new shape, never an error
+
+
 def test_a_key_file_others_can_read_stops_the_daemon(node, start, workdir):
     with open(node.api_key_file) as f:
         readable = key_file(workdir, "readable-key", f.read(), 0o644)

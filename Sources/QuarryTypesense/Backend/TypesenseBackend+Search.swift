@@ -8,23 +8,39 @@ extension TypesenseBackend {
         throws(EngineError) -> JSON
     {
         try ready()
-        let (entry, settings, fields) = try searchable(index)
-        let alias = FieldNames.alias(ofIndex: entry.name)
-        return try TypesenseSearch.search(
-            index: index, parameters: parameters, settings: settings, collection: alias,
-            fields: fields, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges,
-            highlighting: HitHighlighter(settings: settings), multiSearch: multiSearch(index: index))
+        return try againIfRebuilt(index) { () throws(EngineError) in
+            let (entry, settings, fields) = try searchable(index)
+            return try TypesenseSearch.search(
+                index: index, parameters: parameters, settings: settings, collection: FieldNames.alias(ofIndex: entry.name),
+                fields: fields, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges,
+                highlighting: HitHighlighter(settings: settings), multiSearch: multiSearch(index: index))
+        }
+    }
+
+    /// Runs a search again, on a fresh catalogue, when the cluster said the index or a field it named is
+    /// gone: another daemon rebuilt the index (a new collection, maybe with other fields) within the
+    /// second this daemon trusts its copy of the catalogue.
+    func againIfRebuilt(_ index: String, _ body: () throws(EngineError) -> JSON) throws(EngineError) -> JSON {
+        do {
+            return try body()
+        } catch .indexNotFound(let name) where name == index {
+            catalog.invalidate()
+            catalog.invalidateFields()
+            return try body()
+        }
     }
 
     public func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
         throws(EngineError) -> JSON
     {
         try ready()
-        let (entry, settings, fields) = try searchable(index)
-        return try TypesenseSearch.searchForFacetValues(
-            index: index, attribute: attribute, parameters: parameters, settings: settings,
-            collection: FieldNames.alias(ofIndex: entry.name), fields: fields,
-            positionEncoding: positionEncoding, multiSearch: multiSearch(index: index))
+        return try againIfRebuilt(index) { () throws(EngineError) in
+            let (entry, settings, fields) = try searchable(index)
+            return try TypesenseSearch.searchForFacetValues(
+                index: index, attribute: attribute, parameters: parameters, settings: settings,
+                collection: FieldNames.alias(ofIndex: entry.name), fields: fields,
+                positionEncoding: positionEncoding, multiSearch: multiSearch(index: index))
+        }
     }
 
     /// One page of the records matching `parameters`, in browse-key order (see `BrowseKey`).
@@ -111,7 +127,8 @@ extension TypesenseBackend {
         throw .indexNotFound(index)
     }
 
-    /// Runs one multi_search; a collection gone from under the alias (another daemon deleted the index) is a missing index.
+    /// Runs one multi_search; a 404 (the alias or a field it named is gone: another daemon deleted or
+    /// rebuilt the index) is a missing index, which `againIfRebuilt` retries once on a fresh catalogue.
     func multiSearch(index: String) -> TypesenseSearch.MultiSearch {
         { searches throws(EngineError) in
             do throws(TypesenseError) {
