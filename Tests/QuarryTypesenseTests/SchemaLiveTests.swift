@@ -26,7 +26,9 @@ final class SchemaLiveTests: XCTestCase {
 
         let facets = try node.search(["q": "*", "facet_by": "f_color", "max_facet_values": 10])
         let counts = facets["facet_counts"]?.arrayValue?.first?["counts"]?.arrayValue ?? []
-        let byValue = Dictionary(uniqueKeysWithValues: counts.compactMap { c in c["value"]?.stringValue.map { ($0, c["count"]?.intValue ?? 0) } })
+        let byValue = Dictionary(uniqueKeysWithValues: counts.compactMap { c in
+            c["value"]?.stringValue.map { (FacetText.decode($0), c["count"]?.intValue ?? 0) }
+        })
         XCTAssertEqual(byValue, ["red": 2, "blue": 1, "10.5": 1])
 
         let sorted = try node.search(["q": "*", "sort_by": "o_price:asc"])
@@ -58,5 +60,18 @@ final class SchemaLiveTests: XCTestCase {
             let found = try node.search(["q": .string(query), "query_by": .string(queryBy), "prefix": false, "num_typos": 0, "split_join_tokens": "off"])
             XCTAssertEqual(found["hits"]?.arrayValue?.compactMap { $0["document"]?["id"]?.stringValue }, expected, query)
         }
+    }
+
+    /// Texts that differ only in case or accents are counted apart, as the engine counts them.
+    func testFacetValuesDifferingInCaseOrAccentsAreCountedApart() throws {
+        let node = try LiveCollection.start()
+        defer { node.stop() }
+        let settings = try IndexSettings(json: ["attributesForFaceting": ["color"]])
+        let colors = ["Red", "red", "red", "RED", "Café", "Cafe"]
+        let records: [JSONObject] = colors.enumerated().map { ["objectID": .string(String($0.offset)), "color": .string($0.element)] }
+        _ = try node.index(records, settings: settings)
+        let answer = try node.search(["q": "*", "facet_by": "f_color", "max_facet_values": 10])
+        let counts = Dictionary(uniqueKeysWithValues: ResponseAssembly.facetCounts(answer, field: "f_color"))
+        XCTAssertEqual(counts, ["Red": 1, "red": 2, "RED": 1, "Café": 1, "Cafe": 1])
     }
 }

@@ -3,9 +3,9 @@
 /// can tell; the end-to-end tier names each expected test difference by one.
 enum TypesenseDifferences {
     static let identifiers = [
-        "firstLetterTypo", "tokenizer", "rankingOrder", "customRankingLimit", "relevantSortBuckets", "prefixAll",
-        "typoExceptions", "floatNumbers", "negatedRangeAcrossValues", "dynamicAttributeOrder", "facetValueCase",
-        "browseOrder", "indexSizes", "typoThenPrefix", "optionalFilters", "facetStats", "geoShapes", "rankingInfo",
+        "firstLetterTypo", "prefixTypoLength", "secondLetterShift", "typoThenPrefix", "tokenizer", "rankingOrder",
+        "customRankingLimit", "relevantSortBuckets", "prefixAll", "typoExceptions", "floatNumbers", "negatedRangeAcrossValues",
+        "dynamicAttributeOrder", "browseOrder", "indexSizes", "optionalFilters", "facetStats", "geoShapes", "rankingInfo",
         "candidateLimit",
     ]
 }

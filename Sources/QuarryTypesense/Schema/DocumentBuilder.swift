@@ -12,7 +12,9 @@ import QuarryJSON
 ///   the engine would index for that slot, which is how Typesense highlights map back onto the
 ///   record. Leaves with no text (booleans, null) are skipped, as the engine skips them.
 /// - `f_<path>`: facet texts as the engine renders them (`10`, `10.5`, `true`), distinct, in
-///   record order, for every `attributesForFaceting` entry, `attributeForDistinct` and `_tags`.
+///   record order, for every `attributesForFaceting` entry, `attributeForDistinct` and `_tags`;
+///   each marked with a hash of its exact text (`FacetText.encode`) so Typesense counts texts apart
+///   that differ only in case or accents.
 /// - `n_<path>` / `o_<path>`: every number at the path / the first one, for numeric filters and
 ///   sorts; paths dotted, arrays flattened, booleans and numeric strings excluded (the engine's
 ///   numeric filters never match them). Typesense floats are 32-bit: values are rounded to
@@ -68,7 +70,7 @@ public struct DocumentBuilder: Sendable {
                 texts.append(text)
             }
             guard !texts.isEmpty else { continue }
-            document[FieldNames.facet(path)] = .array(texts.map(JSON.string))
+            document[FieldNames.facet(path)] = .array(texts.map { .string(FacetText.encode($0)) })
             for text in texts {
                 keys.append(FilterKeys.facet(path, text: text))
                 if let number = FacetText.number(text) { keys.append(FilterKeys.facetNumber(path, number)) }

@@ -11,4 +11,21 @@ enum FacetText {
         guard let d = Double(text), d.isFinite else { return nil }
         return d
     }
+
+    /// Typesense counts facet values case- and accent-blind (`Red` and `red` came back as `Red: 2`);
+    /// the engine counts each text. A facet field therefore holds each text followed by a private-use
+    /// mark and a hash of the exact text, so texts that fold alike stay apart; `decode` strips it.
+    static let mark: Character = "\u{E002}"
+
+    static func encode(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a over the exact UTF-8
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return text + String(mark) + String(hash, radix: 16)
+    }
+
+    /// The text of a facet value as Typesense returns it (values without the mark are returned as they are).
+    static func decode(_ value: String) -> String {
+        guard let index = value.lastIndex(of: mark) else { return value }
+        return String(value[..<index])
+    }
 }

@@ -124,7 +124,7 @@ public enum ResponseAssembly {
         guard let entry = facetEntry(result, field: field) else { return [] }
         return (entry["counts"]?.arrayValue ?? []).compactMap { item in
             guard let value = item["value"]?.stringValue, let count = item["count"]?.intValue else { return nil }
-            return (value, count)
+            return (FacetText.decode(value), count)
         }
     }
 
