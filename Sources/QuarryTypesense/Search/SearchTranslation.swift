@@ -8,7 +8,7 @@ import QuarryJSON
 ///   text parameters (`TextQuery`), `filter_by` (the base filter, every disjunctive group and the
 ///   deepest hierarchical selection, plus geo), `sort_by` (`HitOrdering`), `group_by` for distinct,
 ///   and `facet_by` the attributes counted under the hits' own filter.
-/// - Counts: one `per_page: 0` search per other set of conditions (`CountingPlan`: an attribute
+/// - Counts: one `per_page: 0` search per other set of conditions (`ConditionPlan`: an attribute
 ///   with an or-group relaxes it, a hierarchical level relaxes the deeper selections), faceting
 ///   every attribute counted under that set. Facets ask for the top values (`FacetCut`); the
 ///   engine's order (count, then text) and cut are applied by `ResponseAssembly`, after
@@ -46,7 +46,7 @@ public struct SearchTranslation: Sendable {
     /// `sort_by` keys past Typesense's three, not applied.
     public let droppedSortKeys: [String]
     let window: PageWindow
-    let plan: CountingPlan
+    let plan: ConditionPlan
     /// Counted attribute → the search holding its counts and its field; absent when no record has the field.
     let facetSources: [String: (search: Int, field: String)]
     /// Distinct: the attribute's field, hits kept per value, and the search counting its values.
@@ -67,7 +67,7 @@ public struct SearchTranslation: Sendable {
         self.index = index
         self.parameters = parameters
         let refinements = parameters.refinements
-        let plan = try CountingPlan(refinements)
+        let plan = try ConditionPlan(refinements)
         let text = TextQuery(parameters, settings: settings, fields: fields)
         let distinctAttribute = settings.attributeForDistinct.flatMap { $0.isEmpty ? nil : $0 }
         let distinctField = distinctAttribute.flatMap { attribute in

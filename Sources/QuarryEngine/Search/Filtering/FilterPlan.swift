@@ -26,51 +26,11 @@ struct FilterPlan {
         hitDead = index.dead
         if refinements.isEmpty { return }
 
-        // Conditions: one per disjunctive group, one per selected hierarchical level.
-        var expressions: [FilterExpression] = []
-        var disjunctiveBit: [String: UInt64] = [:]
-        for group in refinements.disjunctive {
-            disjunctiveBit[group.attribute, default: 0] |= 1 << UInt64(expressions.count)
-            expressions.append(group.filter)
-            selected[group.attribute, default: []] += group.selected
-        }
-        // levelBits[h][k]: the condition "level k equals the selection down to k".
-        var levelBits: [[UInt64]] = []
-        for facet in refinements.hierarchical {
-            var bits: [UInt64] = []
-            for level in facet.path.indices where level < facet.attributes.count {
-                bits.append(1 << UInt64(expressions.count))
-                expressions.append(FilterExpression(.facet(facet.attributes[level], .string(facet.value(atLevel: level)))))
-            }
-            levelBits.append(bits)
-        }
-        guard expressions.count <= 64 else {
-            throw .invalidParameter(name: "disjunctiveFilters", expected: "at most 64 groups and hierarchical levels in all")
-        }
-        let allDisjunctive = disjunctiveBit.values.reduce(0, |)
-        let hierarchyHits = levelBits.map { $0.last ?? 0 }
-        let allHits = allDisjunctive | hierarchyHits.reduce(0, |)
-
-        var counted: [(attribute: String, required: UInt64)] = []
-        func add(_ attribute: String, _ required: UInt64, replacing: Bool = false) {
-            if let i = counted.firstIndex(where: { $0.attribute == attribute }) {
-                counted[i].required = replacing ? required : counted[i].required & required
-            } else {
-                counted.append((attribute, required))
-            }
-        }
-        for attribute in refinements.facets ?? [] {
-            add(attribute, allHits & ~(disjunctiveBit[attribute] ?? 0))
-        }
-        for attribute in refinements.disjunctive.map(\.attribute) { add(attribute, allHits & ~(disjunctiveBit[attribute] ?? 0)) }
-        for (h, facet) in refinements.hierarchical.enumerated() {
-            let others = allHits & ~levelBits[h].reduce(0, |)
-            // Level k shows the children of the selection at k - 1: deeper selections are relaxed.
-            for level in 0...min(facet.path.count, facet.attributes.count - 1) {
-                add(facet.attributes[level], others | (level == 0 ? 0 : levelBits[h][level - 1]), replacing: true)
-            }
-        }
-        self.counted = counted
+        let plan = try ConditionPlan(refinements)
+        counted = plan.counted
+        selected = plan.selected
+        let expressions = plan.conditions
+        let allHits = plan.hitConditions
 
         for (s, segment) in index.segments.enumerated() {
             let filter = SegmentFilter(segment: segment, dead: index.dead[s])

@@ -1,23 +1,23 @@
-import QuarryEngine
 import QuarryFilters
 
-/// Under which filters are the hits found, and each facet attribute counted?
+/// Under which conditions are the hits found, and each facet attribute counted?
 ///
-/// The engine's `FilterPlan` rule, restated over filter expressions instead of bitsets: one
-/// condition per disjunctive group and per selected hierarchical level; hits pass the base filter
-/// and every group and deepest level; a counted attribute relaxes its own or-group, a hierarchical
-/// level relaxes the deeper selections. Attributes needing the same conditions share one search.
-struct CountingPlan: Sendable {
+/// One condition per disjunctive group and per selected hierarchical level, addressed by bit. Hits
+/// pass the base filter and every group and deepest level; a counted attribute relaxes its own
+/// or-group, a hierarchical level relaxes the deeper selections (level k shows the children of the
+/// selection at k − 1). `FilterPlan` turns the conditions into bitsets; the Typesense backend into
+/// searches (package-visible for it), so both count under the same rule.
+package struct ConditionPlan: Sendable {
     /// Condition expressions, addressed by bit.
-    let conditions: [FilterExpression]
+    package let conditions: [FilterExpression]
     /// The conditions the hits pass.
-    let hitConditions: UInt64
-    /// Attributes to count, in the engine's response order, each with the conditions it requires.
-    let counted: [(attribute: String, required: UInt64)]
+    package let hitConditions: UInt64
+    /// Attributes to count, in the response's order, each with the conditions it requires.
+    package let counted: [(attribute: String, required: UInt64)]
     /// Disjunctive attribute → the values its group selects (listed with 0 when they match nothing).
-    let selected: [String: [String]]
+    package let selected: [String: [String]]
 
-    init(_ refinements: SearchRefinements) throws(EngineError) {
+    package init(_ refinements: SearchRefinements) throws(EngineError) {
         var expressions: [FilterExpression] = []
         var disjunctiveBit: [String: UInt64] = [:]
         var selected: [String: [String]] = [:]
@@ -26,22 +26,20 @@ struct CountingPlan: Sendable {
             expressions.append(group.filter)
             selected[group.attribute, default: []] += group.selected
         }
+        // levelBits[h][k]: the condition "level k equals the selection down to k".
         var levelBits: [[UInt64]] = []
         for facet in refinements.hierarchical {
             var bits: [UInt64] = []
             for level in facet.path.indices where level < facet.attributes.count {
                 bits.append(1 << UInt64(expressions.count))
-                let value = facet.path[0...level].joined(separator: facet.separator)
-                expressions.append(FilterExpression(.facet(facet.attributes[level], .string(value))))
+                expressions.append(FilterExpression(.facet(facet.attributes[level], .string(facet.value(atLevel: level)))))
             }
             levelBits.append(bits)
         }
-        // The engine's limit and words, so both backends refuse the same requests.
         guard expressions.count <= 64 else {
             throw .invalidParameter(name: "disjunctiveFilters", expected: "at most 64 groups and hierarchical levels in all")
         }
-        let allDisjunctive = disjunctiveBit.values.reduce(0, |)
-        let allHits = allDisjunctive | levelBits.map { $0.last ?? 0 }.reduce(0, |)
+        let allHits = disjunctiveBit.values.reduce(0, |) | levelBits.map { $0.last ?? 0 }.reduce(0, |)
 
         var counted: [(attribute: String, required: UInt64)] = []
         func add(_ attribute: String, _ required: UInt64, replacing: Bool = false) {
@@ -66,7 +64,7 @@ struct CountingPlan: Sendable {
     }
 
     /// The base filter AND the conditions of `mask`.
-    func filter(base: FilterExpression, mask: UInt64) -> FilterExpression {
+    package func filter(base: FilterExpression, mask: UInt64) -> FilterExpression {
         var result = base
         for (c, condition) in conditions.enumerated() where mask & (1 << UInt64(c)) != 0 { result = result.combined(with: condition) }
         return result
