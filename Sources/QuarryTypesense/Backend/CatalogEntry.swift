@@ -8,7 +8,11 @@ import QuarryJSON
 struct CatalogEntry: Sendable, Equatable {
     var name: String
     /// The primary's settings as Quarry renders them (`IndexSettings.json()`).
-    var settings: JSONObject
+    var settings: JSONObject {
+        didSet { parsedSettings = Self.parse(settings) }
+    }
+    /// `settings` parsed, once per change rather than on every keystroke that reads them.
+    private(set) var parsedSettings: IndexSettings
     /// Each replica's own keys, over the primary's (as the engine keeps them).
     var replicaSettings: [String: JSONObject]
     /// The physical collection the index's alias points at.
@@ -22,6 +26,7 @@ struct CatalogEntry: Sendable, Equatable {
          createdAt: Int64, updatedAt: Int64) {
         self.name = name
         self.settings = settings
+        parsedSettings = Self.parse(settings)
         self.replicaSettings = replicaSettings
         self.collection = collection
         self.generation = generation
@@ -29,7 +34,7 @@ struct CatalogEntry: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    var parsedSettings: IndexSettings {
+    private static func parse(_ settings: JSONObject) -> IndexSettings {
         (try? IndexSettings(json: settings)) ?? IndexSettings()
     }
 

@@ -204,7 +204,7 @@ extension TypesenseBackend {
         let result = try documentCall(collection) { () throws(TypesenseError) in
             try api.importDocuments(documents, collection: collection, action: .upsert)
         }
-        catalog.invalidateFields()  // new attributes add fields
+        catalog.invalidateFields(of: collection)  // new attributes add fields
         if let failure = result.failures.first {
             let objectID = records.indices.contains(failure.line) ? records[failure.line]["objectID"]?.stringValue ?? "" : ""
             throw .storage("the cluster refused the record with objectID '\(objectID)' (\(result.failed) refused in all): \(failure.error)")
