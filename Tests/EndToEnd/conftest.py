@@ -1,12 +1,11 @@
 import os
-import shutil
 import tempfile
 
 import pytest
 
 import typesense_differences
 from harness import ROOT, SocketDaemon, StdioDaemon
-from typesense_nodes import TypesenseCluster, backend_environment
+from typesense_nodes import TypesenseCluster, tier_environment
 
 
 @pytest.fixture
@@ -89,17 +88,8 @@ def typesense_backend(request):
         yield None
         return
     node = request.getfixturevalue("typesense_node")
-    directory = tempfile.mkdtemp(prefix="quarry-tier-")
-    environment = backend_environment(node, directory)
-    saved = {key: os.environ.get(key) for key in environment}
-    os.environ.update(environment)
-    yield node
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
-    shutil.rmtree(directory, ignore_errors=True)
+    with tier_environment(node):
+        yield node
 
 
 @pytest.fixture(autouse=True)

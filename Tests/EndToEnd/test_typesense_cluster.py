@@ -17,7 +17,6 @@ whole module: a cluster takes about 12 s to elect its first leader.
 
 The tests run in this order; the leader test leaves one node down, the last test restarts it.
 """
-import contextlib
 import os
 import shutil
 import tempfile
@@ -27,6 +26,7 @@ import time
 import pytest
 
 from harness import SocketDaemon, StdioDaemon
+from typesense_nodes import without_tier_args
 
 BACKEND_UNAVAILABLE = -32013
 # The words with which the daemon describes a node in a -32013 message (NodeState).
@@ -35,18 +35,6 @@ NODE_STATES = ("leader", "follower", "not ready", "unreachable", "unknown")
 WRITE_TIMEOUT = 40.0
 RECOVERY_BOUND = 20.0
 CATCH_UP_BOUND = 10.0
-
-
-@contextlib.contextmanager
-def only_our_cluster():
-    """Spawns daemons without the Typesense tier's QUARRY_EXTRA_SERVE_ARGS, which
-    would otherwise follow (and override) the flags naming this module's cluster."""
-    saved = os.environ.pop("QUARRY_EXTRA_SERVE_ARGS", None)
-    try:
-        yield
-    finally:
-        if saved is not None:
-            os.environ["QUARRY_EXTRA_SERVE_ARGS"] = saved
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +55,7 @@ def daemon(cluster, workdir):
     """`quarry serve --socket` with every index on the cluster, all three nodes named."""
     data = os.path.join(workdir, "data")
     os.mkdir(data)
-    with only_our_cluster():
+    with without_tier_args():
         server = SocketDaemon(data, os.path.join(workdir, "q.sock"), extra=cluster.serve_args())
     yield server
     server.kill()
@@ -159,7 +147,7 @@ def test_a_restarted_node_catches_up(cluster, client, workdir):
     only_victim = ["--typesense-nodes", cluster.nodes[victim]] + cluster.serve_args()[2:]
     data = os.path.join(workdir, "catch-up")
     os.mkdir(data)
-    with only_our_cluster():
+    with without_tier_args():
         alone = StdioDaemon(data, "ndjson", extra=only_victim)
     try:
         alone.peer.initialize()

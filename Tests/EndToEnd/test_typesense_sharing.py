@@ -10,7 +10,6 @@
 4. A wrong API key makes requests fail at once with -32013 naming the node and
    its state: not a hang, not -32603.
 """
-import contextlib
 import os
 import shutil
 import tempfile
@@ -19,23 +18,12 @@ import time
 import pytest
 
 from harness import StdioDaemon
+from typesense_nodes import without_tier_args
 
 BACKEND_UNAVAILABLE = -32013
 CATALOGUE_TRUST = 1.0  # s: how long a daemon trusts its copy of the cluster's index catalogue (backends.md)
 SETTINGS = {"searchableAttributes": ["title", "body"], "attributesForFaceting": ["genre"],
             "customRanking": ["desc(year)"]}
-
-
-@contextlib.contextmanager
-def only_our_node():
-    """Spawns daemons without the Typesense tier's QUARRY_EXTRA_SERVE_ARGS, which
-    would otherwise follow (and override) the flags given here."""
-    saved = os.environ.pop("QUARRY_EXTRA_SERVE_ARGS", None)
-    try:
-        yield
-    finally:
-        if saved is not None:
-            os.environ["QUARRY_EXTRA_SERVE_ARGS"] = saved
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +48,7 @@ def start(workdir):
     def starter(name, flags):
         data = os.path.join(workdir, name)
         os.mkdir(data)
-        with only_our_node():
+        with without_tier_args():
             daemon = StdioDaemon(data, "ndjson", extra=flags)
         daemons.append(daemon)
         return daemon

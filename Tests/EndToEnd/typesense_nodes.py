@@ -15,6 +15,7 @@ started from the main thread also get SIGKILL from the kernel if the Python
 process dies without running atexit (PR_SET_PDEATHSIG).
 """
 import atexit
+import contextlib
 import ctypes
 import json
 import os
@@ -417,3 +418,34 @@ def backend_environment(cluster, directory):
     with open(os.path.join(config_dir, "config.json"), "w") as config:
         json.dump({"typesense": cluster.config()}, config)
     return {"QUARRY_EXTRA_SERVE_ARGS": shlex.join(cluster.serve_args()), "XDG_CONFIG_HOME": directory}
+
+
+@contextlib.contextmanager
+def tier_environment(cluster):
+    """Every daemon started inside keeps its indices on `cluster` (backend_environment,
+    in a temporary config directory); the environment is put back after."""
+    directory = tempfile.mkdtemp(prefix="quarry-tier-")
+    environment = backend_environment(cluster, directory)
+    saved = {key: os.environ.get(key) for key in environment}
+    os.environ.update(environment)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def without_tier_args():
+    """Spawns daemons without the Typesense tier's QUARRY_EXTRA_SERVE_ARGS, which
+    would otherwise follow (and override) the flags a test gives its own daemon."""
+    saved = os.environ.pop("QUARRY_EXTRA_SERVE_ARGS", None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.environ["QUARRY_EXTRA_SERVE_ARGS"] = saved

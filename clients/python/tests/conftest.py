@@ -1,7 +1,6 @@
 """Fixtures that run the real `quarry` binary: a private daemon on pipes, or a
 shared one on a socket in a short temporary directory."""
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -22,19 +21,11 @@ def typesense_backend():
         yield None
         return
     sys.path.insert(0, os.path.join(ROOT, "Tests", "EndToEnd"))
-    from typesense_nodes import TypesenseCluster, backend_environment
+    from typesense_nodes import TypesenseCluster, tier_environment
     node = TypesenseCluster(size=1)
-    directory = tempfile.mkdtemp(prefix="quarry-tier-")
-    saved = {key: os.environ.get(key) for key in ("QUARRY_EXTRA_SERVE_ARGS", "XDG_CONFIG_HOME")}
-    os.environ.update(backend_environment(node, directory))
-    yield node
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
+    with tier_environment(node):
+        yield node
     node.stop()
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):
