@@ -17,10 +17,10 @@ extension TypesenseBackend {
         }
     }
 
-    /// Runs a search again, on a fresh catalogue, when the cluster said the index or a field it named is
-    /// gone: another daemon rebuilt the index (a new collection, maybe with other fields) within the
-    /// second this daemon trusts its copy of the catalogue.
-    func againIfRebuilt(_ index: String, _ body: () throws(EngineError) -> JSON) throws(EngineError) -> JSON {
+    /// Runs a read again, on a fresh catalogue, when its collection or a field it named is gone:
+    /// another daemon rebuilt the index (a new collection, maybe with other fields) within the
+    /// second this daemon trusts its copy of the catalogue. The one place stale copies are handled.
+    func againIfRebuilt<T>(_ index: String, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
         do {
             return try body()
         } catch .indexNotFound(let name) where name == index {
@@ -61,6 +61,12 @@ extension TypesenseBackend {
             throw .invalidParameter(name: "hitsPerPage", expected: "1 to \(Engine.browseMaxHitsPerPage)")
         }
         try ready()
+        let first = browse
+        return try againIfRebuilt(index) { () throws(EngineError) in try page(of: index, browse: first) }
+    }
+
+    private func page(of index: String, browse start: BrowseCursor) throws(EngineError) -> BrowsePage {
+        var browse = start
         let (entry, settings, fields) = try searchable(index)
         var search = try SearchParameters(json: browse.parameters, settings: settings)
         search.hitsPerPage = 1
@@ -114,17 +120,11 @@ extension TypesenseBackend {
     }
 
     /// The primary entry holding `index`'s records, the settings `index` searches with, and its
-    /// collection's fields. A collection gone meanwhile (another daemon rebuilt the index within the
-    /// catalogue's second of trust) means reading the catalogue again.
+    /// collection's fields; a collection gone meanwhile is `.indexNotFound` (see `againIfRebuilt`).
     func searchable(_ index: String) throws(EngineError) -> (entry: CatalogEntry, settings: IndexSettings, fields: Set<String>) {
-        for attempt in 0..<2 {
-            let (entry, replica) = try catalog.resolve(index)
-            if let fields = try catalog.fields(of: entry.collection) {
-                return (entry, replica.map(entry.effectiveSettings) ?? entry.parsedSettings, fields)
-            }
-            if attempt == 0 { catalog.invalidate() }
-        }
-        throw .indexNotFound(index)
+        let (entry, replica) = try catalog.resolve(index)
+        guard let fields = try catalog.fields(of: entry.collection) else { throw .indexNotFound(index) }
+        return (entry, replica.map(entry.effectiveSettings) ?? entry.parsedSettings, fields)
     }
 
     /// Runs one multi_search; a 404 (the alias or a field it named is gone: another daemon deleted or
@@ -134,10 +134,7 @@ extension TypesenseBackend {
             do throws(TypesenseError) {
                 return try self.api.multiSearch(searches)
             } catch {
-                if error.isNotFound {
-                    self.catalog.invalidate()
-                    throw .indexNotFound(index)
-                }
+                if error.isNotFound { throw .indexNotFound(index) }
                 throw error.engineError
             }
         }
