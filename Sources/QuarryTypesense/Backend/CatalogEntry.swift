@@ -8,8 +8,12 @@ import QuarryJSON
 struct CatalogEntry: Sendable, Equatable {
     var name: String
     /// The primary's settings as Quarry renders them (`IndexSettings.json()`).
+    /// Setting it also drops the own settings of replicas it no longer lists.
     var settings: JSONObject {
-        didSet { parsedSettings = Self.parse(settings) }
+        didSet {
+            parsedSettings = Self.parse(settings)
+            replicaSettings = replicaSettings.filter { name, _ in parsedSettings.replicas.contains { $0.name == name } }
+        }
     }
     /// `settings` parsed, once per change rather than on every keystroke that reads them.
     private(set) var parsedSettings: IndexSettings

@@ -88,7 +88,6 @@ extension TypesenseBackend {
         } else {
             var updated = entry
             updated.settings = settings.json()
-            updated.replicaSettings = updated.replicaSettings.filter { name, _ in settings.replicas.contains { $0.name == name } }
             updated.updatedAt = TaskIDs.nowMilliseconds()
             try catalog.save(updated)
         }
@@ -102,7 +101,6 @@ extension TypesenseBackend {
             var settings = entry.parsedSettings
             settings.replicas.removeAll { $0.name == name }
             entry.settings = settings.json()
-            entry.replicaSettings[name] = nil
             try catalog.save(entry)
             return true
         }
@@ -234,7 +232,6 @@ extension TypesenseBackend {
         updated.collection = collection
         updated.generation = generation
         updated.updatedAt = TaskIDs.nowMilliseconds()
-        updated.replicaSettings = updated.replicaSettings.filter { name, _ in parsed.replicas.contains { $0.name == name } }
         try catalog.save(updated)
         if entry.collection != collection {
             do throws(TypesenseError) {
