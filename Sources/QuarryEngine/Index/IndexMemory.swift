@@ -41,7 +41,8 @@ extension SearchIndex {
             dictionary += MemorySize.array(segment.dictionary.bytes) + MemorySize.array(segment.dictionary.offsets)
             postings += MemorySize.array(segment.postings.offsets) + MemorySize.array(segment.postings.docs)
                 + MemorySize.array(segment.postings.scores)
-            positions += MemorySize.array(segment.positions.starts) + MemorySize.array(segment.positions.tokens)
+            positions += MemorySize.array(segment.positions.starts) + MemorySize.array(segment.positions.bytes)
+                + MemorySize.array(segment.positions.terms)
             facets += segment.facets.columns.reduce(0) { $0 + $1.memoryBytes }
             numbers += segment.facets.numeric.reduce(0) { $0 + MemorySize.array($1.starts) + MemorySize.array($1.values) }
                 + MemorySize.array(segment.facets.geo.starts) + MemorySize.array(segment.facets.geo.latitudes)

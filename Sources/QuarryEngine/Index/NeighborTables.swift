@@ -37,32 +37,31 @@ final class NeighborTables: Sendable {
         let positions = segment.positions, postings = segment.postings, dictionary = segment.dictionary
         let disabled = SegmentBuilder.typoDisabledBit
         func firstByte(_ t: Int) -> Int? { dictionary.length(t) > 0 ? Int(dictionary.byte(t, at: 0)) : nil }
-        positions.withTokens { tokens in
-            row.withUnsafeMutableBufferPointer { row in
-                for i in postings.range(of: term) {
-                    let range = positions.range(of: Int(postings.docs[i]))
-                    for t in range where tokens.term(t) == term {
-                        let location = tokens.location(t) & ~disabled
-                        let slot = Location.slot(location), p = Location.position(location)
-                        // The whole run of the attribute, as `ProximityScorer` pairs within it.
-                        var j = t + 1
-                        while j < range.upperBound {
-                            let other = tokens.location(j) & ~disabled
-                            guard Location.slot(other) == slot else { break }
-                            if let b = firstByte(tokens.term(j)) {
-                                row[b] = min(row[b], UInt8(clamping: max(Location.position(other) - p, 0)))
-                            }
-                            j += 1
+        row.withUnsafeMutableBufferPointer { row in
+            for i in postings.range(of: term) {
+                let tokens = positions.tokens(of: Int(postings.docs[i]))
+                let range = tokens.terms.indices
+                for t in range where tokens.terms[t] == term {
+                    let location = tokens.locations[t] & ~disabled
+                    let slot = Location.slot(location), p = Location.position(location)
+                    // The whole run of the attribute, as `ProximityScorer` pairs within it.
+                    var j = t + 1
+                    while j < range.upperBound {
+                        let other = tokens.locations[j] & ~disabled
+                        guard Location.slot(other) == slot else { break }
+                        if let b = firstByte(tokens.terms[j]) {
+                            row[b] = min(row[b], UInt8(clamping: max(Location.position(other) - p, 0)))
                         }
-                        j = t - 1
-                        while j >= range.lowerBound {
-                            let other = tokens.location(j) & ~disabled
-                            guard Location.slot(other) == slot else { break }
-                            if let b = firstByte(tokens.term(j)) {
-                                row[256 + b] = min(row[256 + b], UInt8(clamping: max(p - Location.position(other), 0)))
-                            }
-                            j -= 1
+                        j += 1
+                    }
+                    j = t - 1
+                    while j >= range.lowerBound {
+                        let other = tokens.locations[j] & ~disabled
+                        guard Location.slot(other) == slot else { break }
+                        if let b = firstByte(tokens.terms[j]) {
+                            row[256 + b] = min(row[256 + b], UInt8(clamping: max(p - Location.position(other), 0)))
                         }
+                        j -= 1
                     }
                 }
             }

@@ -59,9 +59,9 @@ struct SegmentBuilder {
         for ordinal in 0..<segment.count where !dead.contains(ordinal) {
             docIDs.append(segment.docIDs[ordinal])
             values.append(contentsOf: segment.values(of: ordinal))
-            for t in segment.positions.range(of: ordinal) {
-                tokenTerms.append(termMap[segment.positions.term(t)])
-                tokenLocations.append(segment.positions.location(t))
+            segment.positions.forEachToken(of: ordinal) { term, location in
+                tokenTerms.append(termMap[term])
+                tokenLocations.append(location)
             }
             tokenStarts.append(UInt32(tokenTerms.count))
         }
@@ -92,7 +92,7 @@ struct SegmentBuilder {
         }
         let postings = Self.postings(starts: starts, terms: terms, locations: locations, termCount: dictionary.count,
                                      layout: layout)
-        let positions = DocumentPositions(starts: starts, terms: terms, locations: locations)
+        let positions = DocumentPositions(starts: starts, terms: terms, locations: locations, termCount: dictionary.count)
         let sortRanks = order.sortCriterionKeys.map { key in
             Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
         }

@@ -362,18 +362,16 @@ struct Candidates {
             positions.withTokens { tokens in
                 for d in alive {
                     var bestTypo = Int.max, bestScore = UInt16.max, isExact = false
-                    for t in Int(positions.starts[Int(d)])..<Int(positions.starts[Int(d) + 1]) {
-                        let term = tokens.term(t)
+                    tokens.forEach(Int(d)) { term, location in
                         let typos: Int
                         if let single {
-                            guard single.terms.contains(term) else { continue }
+                            guard single.terms.contains(term) else { return }
                             typos = single.typos
                         } else {
-                            guard let found = word.typos(of: term) else { continue }
+                            guard let found = word.typos(of: term) else { return }
                             typos = found
                         }
-                        let location = tokens.location(t)
-                        if typos > 0 && location & disabled != 0 { continue }
+                        if typos > 0 && location & disabled != 0 { return }
                         bestTypo = min(bestTypo, typos)
                         let slot = Location.slot(location)
                         let score = ranks[slot] << 10 | (ordered[slot] ? UInt16(Location.position(location)) : 0)

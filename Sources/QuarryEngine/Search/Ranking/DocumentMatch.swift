@@ -38,13 +38,10 @@ struct DocumentMatcher {
     mutating func evaluate(_ ordinal: Int) -> DocumentMatch {
         for w in words.indices { locations[w].removeAll(keepingCapacity: true); wordTypos[w] = Int.max; wordExact[w] = false }
         var match = DocumentMatch()
-        let positions = segment.positions
-        for t in positions.range(of: ordinal) {
-            let term = positions.term(t)
-            let raw = positions.location(t)
+        segment.positions.forEachToken(of: ordinal) { term, raw in
             let location = raw & ~SegmentBuilder.typoDisabledBit
             let slot = Location.slot(location)
-            if let allowed = allowedSlots, !allowed.contains(slot) { continue }
+            if let allowed = allowedSlots, !allowed.contains(slot) { return }
             for w in words.indices {
                 guard let typos = words[w].typos(of: term) else { continue }
                 if typos > 0 && raw & SegmentBuilder.typoDisabledBit != 0 { continue }

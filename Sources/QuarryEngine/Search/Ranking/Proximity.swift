@@ -62,7 +62,7 @@ struct ProximityScorer {
             for w in 0..<count { last[w] = -1; best[w] = Self.cap }
             positions.withTokens { tokens in
                 runs.withUnsafeBufferPointer { runs in
-                    scan(tokens, positions.range(of: ordinal), runs: runs, last: last, best: best, target: target, match: &match)
+                    scan(tokens, ordinal, runs: runs, last: last, best: best, target: target, match: &match)
                 }
             }
             var total = 0
@@ -71,22 +71,20 @@ struct ProximityScorer {
         }
     }
 
-    private func scan(_ tokens: TokenView, _ range: Range<Int>, runs: UnsafeBufferPointer<Int>,
+    private func scan(_ tokens: TokenView, _ ordinal: Int, runs: UnsafeBufferPointer<Int>,
                       last: UnsafeMutablePointer<Int>, best: UnsafeMutablePointer<Int>, target: Int, match: inout WordMatch?) {
         let count = words.count
         let disabled = SegmentBuilder.typoDisabledBit
         var slot = -1
         let low = envelope.lowerBound, span = UInt(envelope.count)
-        for t in range {
-            let raw = tokens.location(t)
+        tokens.forEach(ordinal) { term, raw in
             let location = raw & ~disabled
             let tokenSlot = Location.slot(location)
             if tokenSlot != slot {
                 slot = tokenSlot
                 for w in 0..<count { last[w] = -1 }
             }
-            let term = tokens.term(t)
-            if UInt(bitPattern: term &- low) >= span { continue }
+            if UInt(bitPattern: term &- low) >= span { return }
             let p = Location.position(location)
             var matched: UInt64 = 0
             for w in 0..<count {
