@@ -2,7 +2,7 @@
 ///
 /// Per document (by ordinal) the tokens in reading order: the term id and a `Location` (attribute slot
 /// and word position). Proximity, the token strategy of `Candidates` and per-hit ranking details read
-/// them; merges read them to rebuild a segment without the records. They are the largest structure of
+/// them; merges read them to rebuild a segment without the records. They were the largest structure of
 /// a segment, so each document's tokens are packed into bytes (see `TokenCoding`): about 2 bytes a
 /// token on real text instead of 6, read front to back without a branch per token.
 struct DocumentPositions: Sendable {
@@ -122,19 +122,14 @@ struct TokenView {
 
 /// How one token becomes bytes.
 ///
-/// A prefix varint of `code << 1 | next`: the first byte's low 2 bits say how many bytes follow (0…3),
-/// the remaining bits hold the value (6, 14, 22 or 30 bits), so a decoder reads its length from one byte
-/// and masks a 4-byte load. `next` says the location is the previous token's plus one (the next word
-/// of the same attribute, as most words are); otherwise 2 bytes of location follow.
+/// A `PrefixVarint` of `code << 1 | next`: `next` says the location is the previous token's plus one
+/// (the next word of the same attribute, as most words are); otherwise 2 bytes of location follow.
 enum TokenCoding {
-    static let padding = 8
+    static let padding = PrefixVarint.padding
 
     static func append(code: UInt32, location: UInt16, after previous: UInt16?, to bytes: inout [UInt8]) {
         let next = previous.map { $0 &+ 1 == location } ?? false
-        let value = UInt32(code) << 1 | (next ? 1 : 0)
-        let extra = value < 1 << 6 ? 0 : value < 1 << 14 ? 1 : value < 1 << 22 ? 2 : 3
-        let word = value << 2 | UInt32(extra)
-        for i in 0...extra { bytes.append(UInt8(truncatingIfNeeded: word >> (8 * i))) }
+        PrefixVarint.append(code << 1 | (next ? 1 : 0), to: &bytes)
         if !next {
             bytes.append(UInt8(truncatingIfNeeded: location))
             bytes.append(UInt8(truncatingIfNeeded: location >> 8))
@@ -144,10 +139,8 @@ enum TokenCoding {
     /// The code, the `next` flag and the varint's byte length at `p`.
     @inline(__always)
     static func head(_ bytes: UnsafeRawBufferPointer, at p: Int) -> (code: UInt32, next: Bool, length: Int) {
-        let word = bytes.loadUnaligned(fromByteOffset: p, as: UInt32.self).littleEndian
-        let extra = Int(word & 3)
-        let value = (word >> 2) & (UInt32.max >> (26 - 8 * extra))
-        return (value >> 1, value & 1 != 0, extra + 1)
+        let (value, length) = PrefixVarint.read(bytes, at: p)
+        return (value >> 1, value & 1 != 0, length)
     }
 }
 

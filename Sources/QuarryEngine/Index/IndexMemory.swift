@@ -39,8 +39,8 @@ extension SearchIndex {
             documents += MemorySize.array(segment.docIDs) + MemorySize.array(segment.sortValues)
                 + segment.sortRanks.reduce(0) { $0 + MemorySize.array($1) } + MemorySize.array(segment.lookup)
             dictionary += MemorySize.array(segment.dictionary.bytes) + MemorySize.array(segment.dictionary.offsets)
-            postings += MemorySize.array(segment.postings.offsets) + MemorySize.array(segment.postings.docs)
-                + MemorySize.array(segment.postings.scores)
+            postings += MemorySize.array(segment.postings.offsets) + MemorySize.array(segment.postings.starts)
+                + MemorySize.array(segment.postings.bytes) + MemorySize.array(segment.postings.scores)
             positions += MemorySize.array(segment.positions.starts) + MemorySize.array(segment.positions.bytes)
                 + MemorySize.array(segment.positions.terms)
             facets += segment.facets.columns.reduce(0) { $0 + $1.memoryBytes }

@@ -38,8 +38,8 @@ final class NeighborTables: Sendable {
         let disabled = SegmentBuilder.typoDisabledBit
         func firstByte(_ t: Int) -> Int? { dictionary.length(t) > 0 ? Int(dictionary.byte(t, at: 0)) : nil }
         row.withUnsafeMutableBufferPointer { row in
-            for i in postings.range(of: term) {
-                let tokens = positions.tokens(of: Int(postings.docs[i]))
+            for document in postings.documents(of: term) {
+                let tokens = positions.tokens(of: Int(document))
                 let range = tokens.terms.indices
                 for t in range where tokens.terms[t] == term {
                     let location = tokens.locations[t] & ~disabled

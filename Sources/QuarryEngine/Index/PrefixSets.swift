@@ -81,16 +81,16 @@ struct PrefixSets: Sendable {
         let flag = AttributeScore.typoDisabledFlag
         let range = Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound])
         var lowest = UInt16.max, other = UInt16.max
-        postings.docs.withUnsafeBufferPointer { docs in
-            postings.scores.withUnsafeBufferPointer { scores in
-                for i in range { lowest = min(lowest, scores[i] & ~flag) }
-                let bestRank = AttributeScore.rank(lowest)
-                words.withUnsafeMutableBufferPointer { words in
-                    prime.withUnsafeMutableBufferPointer { prime in
-                        best.withUnsafeMutableBufferPointer { best in
-                            for i in range {
-                                let d = Int(docs[i])
-                                guard d < n else { continue }
+        postings.withView { view in
+            let scores = view.scores
+            for i in range { lowest = min(lowest, scores[i] & ~flag) }
+            let bestRank = AttributeScore.rank(lowest)
+            words.withUnsafeMutableBufferPointer { words in
+                prime.withUnsafeMutableBufferPointer { prime in
+                    best.withUnsafeMutableBufferPointer { best in
+                        for term in terms {
+                            view.forEach(term) { d, i in
+                                guard d < n else { return }
                                 let score = scores[i] & ~flag, bit: UInt64 = 1 << UInt64(d & 63)
                                 words[d >> 6] |= bit
                                 if score == lowest { best[d >> 6] |= bit }

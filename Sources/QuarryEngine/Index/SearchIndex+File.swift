@@ -8,7 +8,7 @@ import Foundation
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
 /// Read in one go and copied into arrays: reopening is bounded by disk bandwidth.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 4
+    static let formatVersion: UInt32 = 5
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40
@@ -36,7 +36,8 @@ extension SearchIndex {
             writer.write(array: segment.dictionary.bytes)
             writer.write(array: segment.dictionary.offsets)
             writer.write(array: segment.postings.offsets)
-            writer.write(array: segment.postings.docs)
+            writer.write(array: segment.postings.starts)
+            writer.write(array: segment.postings.bytes)
             writer.write(array: segment.postings.scores)
             writer.write(array: segment.positions.starts)
             writer.write(array: segment.positions.bytes)
@@ -56,7 +57,7 @@ extension SearchIndex {
     private var estimatedFileSize: Int {
         segments.reduce(64) { total, s in
             total + s.docIDs.count * 4 + s.sortValues.count * 8 + s.dictionary.bytes.count + s.dictionary.offsets.count * 4
-                + s.postings.docs.count * 6 + s.positions.bytes.count + s.positions.terms.count * 4 + s.lookup.count * 8 + 256
+                + s.postings.offsets.count * 8 + s.postings.bytes.count + s.postings.scores.count * 2 + s.positions.bytes.count + s.positions.terms.count * 4 + s.lookup.count * 8 + 256
         }
     }
 
@@ -101,8 +102,8 @@ extension SearchIndex {
             var sortRanks: [[UInt32]] = []
             for _ in 0..<rankCount { sortRanks.append(try reader.readArray(of: UInt32.self)) }
             let dictionary = TermDictionary(bytes: try reader.readArray(of: UInt8.self), offsets: try reader.readArray(of: UInt32.self))
-            let postings = Postings(offsets: try reader.readArray(of: UInt32.self), docs: try reader.readArray(of: UInt32.self),
-                                    scores: try reader.readArray(of: UInt16.self))
+            let postings = Postings(offsets: try reader.readArray(of: UInt32.self), starts: try reader.readArray(of: UInt32.self),
+                                    bytes: try reader.readArray(of: UInt8.self), scores: try reader.readArray(of: UInt16.self))
             let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self), bytes: try reader.readArray(of: UInt8.self),
                                               terms: try reader.readArray(of: UInt32.self),
                                               tokenCount: try reader.readInt(max: raw.count))
@@ -125,14 +126,11 @@ extension SearchIndex {
     private static func validate(_ s: Segment) throws(DerivedIndexError) {
         let n = s.docIDs.count, terms = s.dictionary.offsets.count - 1
         guard terms >= 0, s.dictionary.offsets.last.map({ Int($0) == s.dictionary.bytes.count }) ?? false,
-              s.postings.offsets.count == terms + 1, s.postings.offsets.last.map({ Int($0) == s.postings.docs.count }) ?? false,
-              s.postings.scores.count == s.postings.docs.count,
+              s.postings.offsets.count == terms + 1, s.postings.isWellFormed(documents: n),
               s.positions.starts.count == n + 1, s.positions.isWellFormed(termCount: terms),
               s.sortValues.count == n * s.keyCount, s.lookup.count == n,
               s.sortRanks.allSatisfy({ $0.count == n }),
-              s.postings.docs.allSatisfy({ Int($0) < n }),
-              zip(s.dictionary.offsets, s.dictionary.offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
-              zip(s.postings.offsets, s.postings.offsets.dropFirst()).allSatisfy({ $0 <= $1 })
+              zip(s.dictionary.offsets, s.dictionary.offsets.dropFirst()).allSatisfy({ $0 <= $1 })
         else { throw .corrupt("inconsistent segment structure") }
     }
 }

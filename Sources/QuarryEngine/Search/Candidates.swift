@@ -240,40 +240,36 @@ struct Candidates {
             var firstCount = self.firstCount
             let flag = AttributeScore.typoDisabledFlag
             var lowest = UInt16.max
-            postings.docs.withUnsafeBufferPointer { docs in
-                postings.scores.withUnsafeBufferPointer { scores in
-                    postings.offsets.withUnsafeBufferPointer { offsets in
-                        for run in word.runs.sorted(by: { $0.typos < $1.typos }) {
-                            let t = UInt8(run.typos)
-                            for i in Int(offsets[run.terms.lowerBound])..<Int(offsets[run.terms.upperBound]) {
-                                let s = scores[i]
-                                if t > 0 && s & flag != 0 { continue }
-                                lowest = min(lowest, s & ~flag)
-                                let d = Int(docs[i])
-                                let st = stamp[d]
-                                if st == seen {
-                                    stamp[d] = hit
-                                    if first {
-                                        firstList[firstCount] = UInt32(d)
-                                        firstCount += 1
-                                        typo[d] = t
-                                        exact[d] = 0
-                                        attribute[d] = s & ~flag
-                                    } else {
-                                        typo[d] &+= t
-                                        attribute[d] = min(attribute[d], s & ~flag)
-                                    }
-                                } else if st == hit {
+            postings.withView { view in
+                let scores = view.scores
+                for run in word.runs.sorted(by: { $0.typos < $1.typos }) {
+                    let t = UInt8(run.typos)
+                    for term in run.terms {
+                        view.forEach(term) { d, i in
+                            let s = scores[i]
+                            if t > 0 && s & flag != 0 { return }
+                            lowest = min(lowest, s & ~flag)
+                            let st = stamp[d]
+                            if st == seen {
+                                stamp[d] = hit
+                                if first {
+                                    firstList[firstCount] = UInt32(d)
+                                    firstCount += 1
+                                    typo[d] = t
+                                    exact[d] = 0
+                                    attribute[d] = s & ~flag
+                                } else {
+                                    typo[d] &+= t
                                     attribute[d] = min(attribute[d], s & ~flag)
                                 }
-                            }
-                        }
-                        if let e = word.exactTerm {
-                            for i in Int(offsets[e])..<Int(offsets[e + 1]) where stamp[Int(docs[i])] == hit {
-                                exact[Int(docs[i])] += 1
+                            } else if st == hit {
+                                attribute[d] = min(attribute[d], s & ~flag)
                             }
                         }
                     }
+                }
+                if let e = word.exactTerm {
+                    view.forEach(e) { d, _ in if stamp[d] == hit { exact[d] += 1 } }
                 }
             }
             bestAttribute = min(bestAttribute, lowest)
@@ -302,26 +298,24 @@ struct Candidates {
             exact.initialize(repeating: 0)
             let flag = AttributeScore.typoDisabledFlag
             var lowest = UInt16.max
-            postings.docs.withUnsafeBufferPointer { docs in
-                postings.scores.withUnsafeBufferPointer { scores in
-                    postings.offsets.withUnsafeBufferPointer { offsets in
-                        for run in word.runs {
-                            let t = UInt8(run.typos)
-                            for i in Int(offsets[run.terms.lowerBound])..<Int(offsets[run.terms.upperBound]) {
-                                let s = scores[i]
-                                if t > 0 && s & flag != 0 { continue }
-                                let d = Int(docs[i])
-                                stamp[d] = 1
-                                typo[d] = min(typo[d], t)
-                                attribute[d] = min(attribute[d], s & ~flag)
-                                lowest = min(lowest, s & ~flag)
-                            }
-                        }
-                        // The exact term has no typo, so its documents are all stamped already.
-                        if let e = word.exactTerm {
-                            for i in Int(offsets[e])..<Int(offsets[e + 1]) { exact[Int(docs[i])] = 1 }
+            postings.withView { view in
+                let scores = view.scores
+                for run in word.runs {
+                    let t = UInt8(run.typos)
+                    for term in run.terms {
+                        view.forEach(term) { d, i in
+                            let s = scores[i]
+                            if t > 0 && s & flag != 0 { return }
+                            stamp[d] = 1
+                            typo[d] = min(typo[d], t)
+                            attribute[d] = min(attribute[d], s & ~flag)
+                            lowest = min(lowest, s & ~flag)
                         }
                     }
+                }
+                // The exact term has no typo, so its documents are all stamped already.
+                if let e = word.exactTerm {
+                    view.forEach(e) { d, _ in exact[d] = 1 }
                 }
             }
             bestAttribute = min(bestAttribute, lowest)

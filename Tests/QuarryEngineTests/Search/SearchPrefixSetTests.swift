@@ -17,11 +17,13 @@ final class SearchPrefixSetTests: XCTestCase {
             var expected = Set<Int>()
             var lowest = UInt16.max
             var best: [Int: UInt16] = [:]
-            for i in segment.postings.range(of: terms.lowerBound).lowerBound..<segment.postings.range(of: terms.upperBound - 1).upperBound {
-                let d = Int(segment.postings.docs[i]), score = segment.postings.scores[i] & ~AttributeScore.typoDisabledFlag
-                expected.insert(d)
-                lowest = min(lowest, score)
-                best[d] = min(best[d] ?? .max, score)
+            for term in terms {
+                segment.postings.forEach(term) { d, i in
+                    let score = segment.postings.scores[i] & ~AttributeScore.typoDisabledFlag
+                    expected.insert(d)
+                    lowest = min(lowest, score)
+                    best[d] = min(best[d] ?? .max, score)
+                }
             }
             XCTAssertEqual(Set((0..<segment.count).filter { entry.documents.contains($0) }), expected)
             XCTAssertEqual(entry.lowestScore, lowest)

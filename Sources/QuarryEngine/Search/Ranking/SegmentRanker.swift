@@ -73,26 +73,25 @@ struct SegmentRanker {
         // term, but only a document whose postings hold that term can gain it ('w' typed: the few with the
         // word "w", not the 750,000 with a w-word, whose tokens then need no reading once the page is good).
         let exactTerm = deferred.flatMap { $0.mayBeExact ? words[$0.word].exactTerm : nil }
-        let docs = segment.postings.docs
-        let exactPostings = exactTerm.map { segment.postings.range(of: $0) } ?? 0..<0
+        let postings = segment.postings
         // A lone prefix ('w'): rank the documents holding its exact term first. The others then cannot
         // gain it, so the scan stops as soon as the page holds documents with its best attribute, instead
         // of reading past all 755,000 w-documents of 1M in case one holds the word "w". (With one word,
         // an exact document's textual key always differs from the others', so visiting it early
-        // breaks no tie on the ordinal.) Postings are in ordinal order; checked, since this relies on it.
+        // breaks no tie on the ordinal.) Postings are in ordinal order, which the scan below relies on.
         let exactFirst = words.count == 1 && !lazyProximity && exactTerm != nil
-            && exactPostings.dropFirst().allSatisfy { docs[$0 - 1] < docs[$0] }
         // Otherwise only a document whose postings hold the exact term can gain it.
         let exactDocuments = exactFirst ? nil : exactTerm.map { _ in
             var documents = Bitset(capacity: segment.count)
-            for i in exactPostings { documents.insert(Int(docs[i])) }
+            if let exactTerm { postings.forEach(exactTerm) { d, _ in documents.insert(d) } }
             return documents
         }
         var revisit = Set<Int>()
-        if exactFirst, let deferred {
-            for i in exactPostings {
+        if exactFirst, let deferred, let exactTerm {
+            var early = PostingCursor(postings, term: exactTerm)
+            while early.advance() {
                 if top.isFull && boundKey >= worst { break }
-                let ordinal = Int(docs[i])
+                let ordinal = early.document
                 guard candidates.contains(ordinal, dead: dead) else { continue }
                 let t = UInt64(min(typos[ordinal], 63))
                 var a = UInt64(attribute[ordinal]), e = UInt64(exact[ordinal])
@@ -122,13 +121,12 @@ struct SegmentRanker {
             if top.isFull && boundKey >= worst { return }
         }
         // The scan skips what the early pass visited, found by walking the exact postings beside it.
-        var nextExact = exactPostings.lowerBound
+        var nextExact = exactTerm.map { PostingCursor(postings, term: $0) }
+        var exactLeft = nextExact?.advance() ?? false
         candidates.forEach(dead: dead) { ordinal in
             if exactFirst {
-                while nextExact < exactPostings.upperBound && Int(docs[nextExact]) < ordinal { nextExact += 1 }
-                if nextExact < exactPostings.upperBound && Int(docs[nextExact]) == ordinal && !revisit.contains(ordinal) {
-                    return true
-                }
+                while exactLeft, let d = nextExact?.document, d < ordinal { exactLeft = nextExact?.advance() ?? false }
+                if exactLeft && nextExact?.document == ordinal && !revisit.contains(ordinal) { return true }
             }
             // Only a page held back by proximity (its worst above the floor) can gain from a higher floor.
             if !boundTried && top.isFull && proximities >= proximityBoundAfter,
