@@ -1,3 +1,4 @@
+import OrderedCollections
 import QuarryJSON
 
 extension Engine {
@@ -10,8 +11,7 @@ extension Engine {
     /// the index as it was (an index this call created is removed again),
     /// unless `skipInvalid`, which skips bad records and reports the first
     /// few. `settings`, when given, are merged in the same transaction. The
-    /// file is never loaded whole; the search index is rebuilt by streaming
-    /// the stored records once the rows are in.
+    /// file is never loaded whole; `storeAll` says how the search index follows.
     public func importRecords(
         index name: String, from path: String, format: ImportFormat? = nil, settings: JSONObject? = nil,
         skipInvalid: Bool = false, progress: @Sendable (ImportProgress) -> Void = { _ in },
@@ -39,9 +39,9 @@ extension Engine {
                     try store.replaceSettings(merged)
                     try plan?.apply(to: store)
                 }
-                let counts = try Self.storeAll(
-                    from: &reader, into: store, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled)
-                return (counts, .rebuild(only: nil))
+                return try Self.storeAll(
+                    from: &reader, into: store, changingSettings: settings != nil, skipInvalid: skipInvalid,
+                    progress: progress, isCancelled: isCancelled)
             }
             if let plan { finish(plan, primary: name) }
             let elapsed = clock.now - start
@@ -65,16 +65,46 @@ extension Engine {
         package init() {}
     }
 
-    /// Reads every item and upserts the good ones; runs inside the transaction.
+    /// Reads every item and upserts the good ones; runs inside the transaction. Says how the views follow:
+    /// - into an empty index, they are built from the records as they are stored, on threads of their own
+    ///   (`EngineImportBuild`), instead of being rebuilt by reading every record back;
+    /// - into a non-empty one whose settings the import leaves alone, up to `updateLimit` records are
+    ///   applied as a write of them would be (`SearchIndex.updating`);
+    /// - otherwise every view is rebuilt from the store.
     private static func storeAll(
-        from reader: inout any ImportReader, into store: IndexStore, skipInvalid: Bool,
+        from reader: inout any ImportReader, into store: IndexStore, changingSettings: Bool, skipInvalid: Bool,
         progress: (ImportProgress) -> Void, isCancelled: () -> Bool
-    ) throws(EngineError) -> ImportCounts {
-        try readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
-            (objectID, record) throws(EngineError) in
-            _ = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record)))
+    ) throws(EngineError) -> (ImportCounts, EngineIndexChange) {
+        func storeRecords(_ keep: (DocID, JSONObject) -> Void) throws(EngineError) -> ImportCounts {
+            try readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
+                (objectID, record) throws(EngineError) in
+                keep(try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record))), record)
+            }
         }
+        if try store.isEmpty() {
+            let build = EngineImportBuild(store: store)
+            let counts: ImportCounts
+            do {
+                counts = try storeRecords { build.add(docID: $0, record: $1) }
+            } catch {
+                build.abandon()
+                throw error
+            }
+            return (counts, .building(build))
+        }
+        guard !changingSettings else { return (try storeRecords { _, _ in }, .rebuild(only: nil)) }
+        var upserts: OrderedDictionary<DocID, JSONObject>? = [:]
+        let counts = try storeRecords { id, record in
+            upserts?[id] = record
+            if (upserts?.count ?? 0) > updateLimit { upserts = nil }
+        }
+        guard let upserts else { return (counts, .rebuild(only: nil)) }
+        return (counts, .update(upserts: upserts.map { ($0.key, $0.value) }, deletions: []))
     }
+
+    /// The most records an import into a non-empty index holds in memory to update its views with; past
+    /// it, rebuilding them from the store is both cheaper and bounded.
+    static let updateLimit = 20_000
 
     /// Hands every good record of an import file to `keep` (objectIDs generated where missing, as
     /// the engine's rules say), skipping bad ones when `skipInvalid`; reports progress when due and,

@@ -56,7 +56,11 @@ final class EngineIndex: Sendable {
 
     /// Runs `body` in one store transaction; `body` returns its result and
     /// what it changed. Every view is brought up to date inside the
-    /// transaction and swapped in right after the commit.
+    /// transaction and swapped in right after the commit, except views still
+    /// `.building` on threads of their own: their input ends before the commit
+    /// and they are joined after it (their builds cannot fail), so that
+    /// committing and finishing the builds overlap. Those only follow a write
+    /// into an empty index, whose views had nothing to show meanwhile.
     /// Returns nil when the index was closed or deleted meanwhile.
     func write<T>(
         _ body: (IndexStore, EngineIndexViews) throws(EngineError) -> (T, EngineIndexChange)
@@ -67,11 +71,23 @@ final class EngineIndex: Sendable {
             let clock = ContinuousClock()
             let start = clock.now
             var after = before
-            let result = try store.write(now: EngineTime.nowMS()) { () throws(EngineError) -> T in
-                let (result, change) = try body(store, before)
-                after = try before.applying(change, store: store, buildMS: 0)
-                return result
+            var building: EngineImportBuild.Ending?
+            let result: T
+            do throws(EngineError) {
+                result = try store.write(now: EngineTime.nowMS()) { () throws(EngineError) -> T in
+                    let (result, change) = try body(store, before)
+                    if case .building(let build) = change, let ending = build.endInput() {
+                        building = ending
+                    } else {
+                        after = try before.applying(change, store: store, buildMS: 0)
+                    }
+                    return result
+                }
+            } catch {
+                building?.abandon()
+                throw error
             }
+            if let building { after = EngineIndexViews(built: building.join(), store: store) }
             let elapsed = clock.now - start
             let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
             after.primary.buildMS = ms

@@ -5,6 +5,9 @@ enum EngineIndexChange {
     case update(upserts: [(DocID, JSONObject)], deletions: [DocID])
     /// Rebuild from the store: every view (nil) or one replica's.
     case rebuild(only: String?)
+    /// Every view's index is being built from the records written (`EngineImportBuild`), unless the
+    /// builds were given up: then every view is rebuilt from the store.
+    case building(EngineImportBuild)
 }
 
 /// The searchable views of one store: the primary index and its replicas, each
@@ -23,6 +26,10 @@ struct EngineIndexViews: Sendable {
     /// The views after `change`, built while the transaction is still open
     /// so that the swap can follow the commit at once.
     func applying(_ change: EngineIndexChange, store: IndexStore, buildMS: Int) throws(EngineError) -> EngineIndexViews {
+        // Builds given up are replaced by a rebuild from the store (the `default` below).
+        if case .building(let build) = change, let ending = build.endInput() {
+            return EngineIndexViews(built: ending.join(), store: store)
+        }
         func next(_ before: EngineIndexSnapshot?, settings: IndexSettings, replica: String?) throws(EngineError) -> EngineIndexSnapshot {
             let index: SearchIndex
             switch change {
@@ -44,5 +51,18 @@ struct EngineIndexViews: Sendable {
                 replicas[replica.name], settings: store.effectiveSettings(replica: replica.name), replica: replica.name)
         }
         return result
+    }
+}
+
+extension EngineIndexViews {
+    /// The views `EngineImportBuild` built, each with the settings it was built with: the store's, taken
+    /// in the same transaction.
+    init(built: EngineImportBuild.Views, store: IndexStore) {
+        func snapshot(_ index: SearchIndex) -> EngineIndexSnapshot {
+            EngineIndexSnapshot(
+                index: index, settings: index.settings, generation: store.generation, buildMS: 0,
+                createdAt: store.createdAt, updatedAt: store.updatedAt)
+        }
+        self.init(primary: snapshot(built.primary), replicas: built.replicas.mapValues(snapshot))
     }
 }

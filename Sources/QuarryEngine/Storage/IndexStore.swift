@@ -196,6 +196,13 @@ final class IndexStore {
         try StoredRecords(statement: connection.prepare("SELECT docID, body FROM records ORDER BY docID"))
     }
 
+    /// True when no record is stored (cheap at any size, unlike `count()`).
+    func isEmpty() throws(EngineError) -> Bool {
+        let statement = try connection.prepare("SELECT NOT EXISTS(SELECT 1 FROM records)")
+        _ = try statement.step()
+        return statement.int64(0) != 0
+    }
+
     func count() throws(EngineError) -> Int {
         let statement = try connection.prepare("SELECT count(*) FROM records")
         _ = try statement.step()
