@@ -53,51 +53,87 @@ struct PrefixSets: Sendable {
         func postingCount(_ terms: Range<Int>) -> Int {
             Int(postings.offsets[terms.upperBound] - postings.offsets[terms.lowerBound])
         }
-        func add(_ terms: Range<Int>) {
-            guard !terms.isEmpty, entries[terms] == nil, postingCount(terms) >= threshold else { return }
-            entries[terms] = Self.entry(terms, postings: postings, documents: n)
-        }
-        // Terms sorted bytewise: the terms sharing a prefix are one contiguous run, split by their next byte.
-        // A prefix has no more postings than its parent, so only qualifying runs are split further.
-        func walk(_ range: Range<Int>, depth: Int) {
-            var lo = range.lowerBound
-            // The term equal to the shared prefix sorts first and has no byte at `depth`.
-            if lo < range.upperBound && dictionary.length(lo) == depth { lo += 1 }
-            while lo < range.upperBound {
-                let hi = dictionary.childEnd(in: lo..<range.upperBound, depth: depth)
-                if postingCount(lo..<hi) >= threshold {
-                    add(lo..<hi)
-                    if depth + 1 < Self.maximumLength { walk(lo..<hi, depth: depth + 1) }
+        // Terms sorted bytewise: the terms sharing a prefix are one contiguous run, split by their next
+        // byte. A prefix has no more postings than its parent, so only qualifying runs are split further,
+        // and each set is made from its children's sets (bitwise) plus the postings of the terms no child
+        // set holds: every posting is decoded once, at the longest prefix that holds it.
+        func make(_ terms: Range<Int>, length: Int) -> Entry {
+            var children: [Entry] = [], direct: [Range<Int>] = []
+            var lo = terms.lowerBound
+            // The term equal to the shared prefix sorts first and has no byte at `length`.
+            if dictionary.length(lo) == length {
+                direct.append(lo..<lo + 1)
+                lo += 1
+            }
+            while lo < terms.upperBound {
+                let hi = dictionary.childEnd(in: lo..<terms.upperBound, depth: length)
+                if length < Self.maximumLength && postingCount(lo..<hi) >= threshold {
+                    let child = entries[lo..<hi] ?? make(lo..<hi, length: length + 1)
+                    entries[lo..<hi] = child
+                    children.append(child)
+                } else {
+                    direct.append(lo..<hi)
                 }
                 lo = hi
             }
+            return Self.entry(children: children, direct: direct, postings: postings, documents: n)
         }
-        walk(0..<dictionary.count, depth: 0)
+        var lo = 0
+        if dictionary.length(lo) == 0 { lo += 1 }
+        while lo < dictionary.count {
+            let hi = dictionary.childEnd(in: lo..<dictionary.count, depth: 0)
+            if postingCount(lo..<hi) >= threshold { entries[lo..<hi] = make(lo..<hi, length: 1) }
+            lo = hi
+        }
         self.init(entries: entries)
     }
 
-    private static func entry(_ terms: Range<Int>, postings: Postings, documents n: Int) -> Entry {
-        var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words, best = words
+    /// The set of a prefix from its children's sets and the postings of `direct` term ranges.
+    private static func entry(children: [Entry], direct: [Range<Int>], postings: Postings, documents n: Int) -> Entry {
         let flag = AttributeScore.typoDisabledFlag
-        let range = Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound])
-        var lowest = UInt16.max, other = UInt16.max
+        var lowest = children.reduce(UInt16.max) { min($0, $1.lowestScore) }
+        for terms in direct {
+            for i in Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound]) {
+                lowest = min(lowest, postings.scores[i] & ~flag)
+            }
+        }
+        let bestRank = AttributeScore.rank(lowest)
+        var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words, best = words
+        var other = UInt16.max
+        func union(_ target: inout [UInt64], _ source: Bitset) {
+            target.withUnsafeMutableBufferPointer { target in
+                for (i, word) in source.words.prefix(target.count).enumerated() { target[i] |= word }
+            }
+        }
+        // A child whose best rank is the prefix's shares its prime and its other score; one ranked worse
+        // holds only "other" postings, the best of which is its lowest.
+        for child in children {
+            union(&words, child.documents)
+            if AttributeScore.rank(child.lowestScore) == bestRank {
+                union(&prime, child.prime)
+                other = min(other, child.otherScore)
+            } else {
+                other = min(other, child.lowestScore)
+            }
+            if child.lowestScore == lowest { union(&best, child.best) }
+        }
         postings.withView { view in
             let scores = view.scores
-            for i in range { lowest = min(lowest, scores[i] & ~flag) }
-            let bestRank = AttributeScore.rank(lowest)
             words.withUnsafeMutableBufferPointer { words in
                 prime.withUnsafeMutableBufferPointer { prime in
                     best.withUnsafeMutableBufferPointer { best in
-                        for term in terms {
-                            view.forEach(term) { d, i in
-                                guard d < n else { return }
-                                let score = scores[i] & ~flag, bit: UInt64 = 1 << UInt64(d & 63)
-                                words[d >> 6] |= bit
-                                if score == lowest { best[d >> 6] |= bit }
-                                if AttributeScore.rank(score) == bestRank {
-                                    prime[d >> 6] |= bit
-                                } else {
-                                    other = min(other, score)
+                        for terms in direct {
+                            for term in terms {
+                                view.forEach(term) { d, i in
+                                    guard d < n else { return }
+                                    let score = scores[i] & ~flag, bit: UInt64 = 1 << UInt64(d & 63)
+                                    words[d >> 6] |= bit
+                                    if score == lowest { best[d >> 6] |= bit }
+                                    if AttributeScore.rank(score) == bestRank {
+                                        prime[d >> 6] |= bit
+                                    } else {
+                                        other = min(other, score)
+                                    }
                                 }
                             }
                         }
