@@ -83,17 +83,18 @@ struct Postings: Sendable {
         else { return false }
         return bytes.withUnsafeBytes { raw in
             for term in 0..<termCount {
-                var p = Int(starts[term]), doc = -1
-                let end = Int(starts[term + 1])
-                for _ in range(of: term) {
+                var p = Int(starts[term]), doc = 0, repeated = false
+                let end = Int(starts[term + 1]), count = self.count(of: term)
+                // Reads stay inside the padded buffer as long as each starts before `end`; ordinals ascend
+                // when no gap after the first is zero, so the last one bounds them all.
+                for k in 0..<count {
                     guard p < end else { return false }
                     let (gap, length) = PrefixVarint.read(raw, at: p)
-                    if doc >= 0 && gap == 0 { return false }
-                    doc = max(doc, 0) + Int(gap)
-                    if doc >= n { return false }
+                    repeated = repeated || (k > 0 && gap == 0)
+                    doc += Int(gap)
                     p += length
                 }
-                if p != end { return false }
+                if repeated || p != end || (count > 0 && doc >= n) { return false }
             }
             return true
         }

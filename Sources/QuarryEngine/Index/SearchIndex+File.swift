@@ -8,7 +8,7 @@ import Foundation
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
 /// Read in one go and copied into arrays: reopening is bounded by disk bandwidth.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 5
+    static let formatVersion: UInt32 = 6
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40
@@ -87,13 +87,49 @@ extension SearchIndex {
         }
         let content = UnsafeRawBufferPointer(rebasing: raw[0..<headerSize + bodyLength])
         var footer = BinaryReader(raw, offset: headerSize + bodyLength)
-        guard try footer.read() == Checksum.of(content) else { throw .corrupt("checksum mismatch") }
+        let stored = try footer.read()
         guard try footer.read() == footerMagic else { throw .corrupt("bad footer") }
         guard fingerprint == Self.fingerprint(settings) else { throw .settingsMismatch }
+        // Reading the arrays checks every bound; the rest runs on two threads: the checksum then the
+        // token positions on one, the other structures then the prefix sets (which read postings
+        // unchecked, so only once they passed) on the other. Any failure refuses the file.
+        // A damaged file is reported as such, whatever it broke first.
+        let segments: [(segment: Segment, dead: Bitset)]
+        do throws(DerivedIndexError) {
+            segments = try readSegments(content)
+        } catch {
+            guard Checksum.of(content) == stored else { throw .corrupt("checksum mismatch") }
+            throw error
+        }
+        let shared = SharedBytes(raw: content)
+        let (checked, derived) = Parallel.both({ () -> (checksum: Bool, positions: Bool) in
+            guard Checksum.of(shared.raw) == stored else { return (false, false) }
+            return (true, segments.allSatisfy { $0.segment.positions.isWellFormed(termCount: $0.segment.dictionary.count) })
+        }, {
+            segments.map { part -> PrefixSets? in
+                guard isConsistent(part.segment) else { return nil }
+                return PrefixSets(dictionary: part.segment.dictionary, postings: part.segment.postings, documents: part.segment.count)
+            }
+        })
+        guard checked.checksum else { throw .corrupt("checksum mismatch") }
+        guard checked.positions else { throw .corrupt("inconsistent token positions") }
+        var built: [Segment] = []
+        for (part, prefixSets) in zip(segments, derived) {
+            guard let prefixSets else { throw .corrupt("inconsistent segment structure") }
+            var segment = part.segment
+            segment.prefixSets = prefixSets
+            built.append(segment)
+        }
+        let layout = SearchableLayout(settings: settings), order = StaticOrder(settings: settings)
+        let index = SearchIndex(settings: settings, layout: layout, order: order, segments: built, dead: segments.map(\.dead))
+        return (index, generation)
+    }
 
+    /// Each segment's arrays, copied out of the file with their lengths checked.
+    private static func readSegments(_ content: UnsafeRawBufferPointer) throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)] {
         var reader = BinaryReader(content, offset: headerSize)
         let segmentCount = try reader.readInt(max: 1 << 20)
-        var segments: [Segment] = [], dead: [Bitset] = []
+        var segments: [(segment: Segment, dead: Bitset)] = []
         for _ in 0..<segmentCount {
             let docIDs = try reader.readArray(of: DocID.self)
             let keyCount = try reader.readInt(max: 1024)
@@ -106,31 +142,30 @@ extension SearchIndex {
                                     bytes: try reader.readArray(of: UInt8.self), scores: try reader.readArray(of: UInt16.self))
             let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self), bytes: try reader.readArray(of: UInt8.self),
                                               terms: try reader.readArray(of: UInt32.self),
-                                              tokenCount: try reader.readInt(max: raw.count))
+                                              tokenCount: try reader.readInt(max: content.count))
             let lookup = try reader.readArray(of: UInt64.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let facets = try SegmentFacets.read(from: &reader, documents: docIDs.count)
-            var segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
+            let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
                                   dictionary: dictionary, postings: postings, positions: positions, lookup: lookup,
                                   facets: facets)
-            try validate(segment)
-            segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)
-            segments.append(segment)
-            dead.append(deadSet)
+            segments.append((segment, deadSet))
         }
-        let layout = SearchableLayout(settings: settings), order = StaticOrder(settings: settings)
-        return (SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead), generation)
+        return segments
     }
 
-    /// Cheap consistency checks so a bad file fails here, not as an out-of-bounds trap in a search.
-    private static func validate(_ s: Segment) throws(DerivedIndexError) {
+    /// Consistency checks so a bad file fails here, not as an out-of-bounds trap in a search (token
+    /// positions are checked on the other thread, see `decode`).
+    private static func isConsistent(_ s: Segment) -> Bool {
         let n = s.docIDs.count, terms = s.dictionary.offsets.count - 1
         guard terms >= 0, s.dictionary.offsets.last.map({ Int($0) == s.dictionary.bytes.count }) ?? false,
               s.postings.offsets.count == terms + 1, s.postings.isWellFormed(documents: n),
-              s.positions.starts.count == n + 1, s.positions.isWellFormed(termCount: terms),
+              s.positions.starts.count == n + 1,
               s.sortValues.count == n * s.keyCount, s.lookup.count == n,
               s.sortRanks.allSatisfy({ $0.count == n }),
               zip(s.dictionary.offsets, s.dictionary.offsets.dropFirst()).allSatisfy({ $0 <= $1 })
-        else { throw .corrupt("inconsistent segment structure") }
+        else { return false }
+        return true
     }
+
 }
