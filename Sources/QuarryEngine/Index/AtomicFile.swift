@@ -53,7 +53,7 @@ enum AtomicFile {
         guard fstat(fd, &info) == 0 else { throw .io("cannot stat \(path): errno \(errno)") }
         let size = Int(info.st_size)
         guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapping != MAP_FAILED else {
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), mapping != MAP_FAILED else {
             throw .io("cannot map \(path): errno \(errno)")
         }
         defer { munmap(mapping, size) }

@@ -40,7 +40,8 @@ extension SearchIndex {
                 + segment.sortRanks.reduce(0) { $0 + MemorySize.array($1) } + MemorySize.array(segment.lookup)
             dictionary += MemorySize.array(segment.dictionary.bytes) + MemorySize.array(segment.dictionary.offsets)
             postings += MemorySize.array(segment.postings.offsets) + MemorySize.array(segment.postings.starts)
-                + MemorySize.array(segment.postings.bytes) + MemorySize.array(segment.postings.scores)
+                + MemorySize.array(segment.postings.bytes) + MemorySize.array(segment.postings.scoreValues)
+                + MemorySize.array(segment.postings.lowestScores)
             positions += MemorySize.array(segment.positions.starts) + MemorySize.array(segment.positions.bytes)
                 + MemorySize.array(segment.positions.terms)
             facets += segment.facets.columns.reduce(0) { $0 + $1.memoryBytes }

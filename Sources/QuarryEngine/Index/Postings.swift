@@ -1,52 +1,65 @@
 /// Given a term, which documents contain it, and how well placed is it in each?
 ///
 /// Per term, its documents' ordinals ascending and beside each an `AttributeScore`: the best (lowest)
-/// attribute rank and position of the term in that document, in 16 bits. Postings are read front to
-/// back only, so the ordinals are stored as gaps (the first from 0), each a `PrefixVarint`: frequent
-/// terms, which hold most postings, take one byte a document instead of four. Term `t` owns postings
-/// `offsets[t]..<offsets[t + 1]` (indices into `scores`, and counts) and bytes from `starts[t]`.
+/// attribute rank and position of the term in that document. Postings are read front to back only,
+/// so each is two `PrefixVarint`s in one byte stream: the gap from the previous ordinal (the first
+/// from 0), then the score's code. Codes are given in descending frequency (`scoreValues` maps them
+/// back), and a segment has few distinct scores, so a frequent term's posting takes about two bytes
+/// instead of six. Term `t` owns postings `offsets[t]..<offsets[t + 1]` (counts) and bytes from `starts[t]`.
 struct Postings: Sendable {
     let offsets: [UInt32]
     let starts: [UInt32]
-    /// The gaps, then `PrefixVarint.padding` zero bytes.
+    /// The postings, then `PrefixVarint.padding` zero bytes.
     let bytes: [UInt8]
-    let scores: [UInt16]
+    /// Score by code.
+    let scoreValues: [UInt16]
+    /// Per term, its lowest score with the typo flag cleared (`.max` when it has no posting): what
+    /// `PrefixSets` bounds a prefix with before reading any posting.
+    let lowestScores: [UInt16]
 
-    init(offsets: [UInt32], starts: [UInt32], bytes: [UInt8], scores: [UInt16]) {
+    init(offsets: [UInt32], starts: [UInt32], bytes: [UInt8], scoreValues: [UInt16], lowestScores: [UInt16]) {
         self.offsets = offsets
         self.starts = starts
         self.bytes = bytes
-        self.scores = scores
+        self.scoreValues = scoreValues
+        self.lowestScores = lowestScores
     }
 
-    /// Packs postings given with plain ordinals (`docs`, ascending per term).
+    /// Packs postings given as plain arrays (`docs` ascending per term, `scores` beside them).
     init(offsets: [UInt32], docs: [UInt32], scores: [UInt16]) {
+        var frequency = [Int](repeating: 0, count: 1 << 16)
+        for score in scores { frequency[Int(score)] += 1 }
+        let used = (0..<(1 << 16)).filter { frequency[$0] > 0 }
+        let byFrequency = used.sorted { frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : $0 < $1 }
+        var codeOf = [UInt32](repeating: 0, count: 1 << 16)
+        for (code, score) in byFrequency.enumerated() { codeOf[score] = UInt32(code) }
         let termCount = offsets.count - 1
         var starts = [UInt32](repeating: 0, count: offsets.count)
         var bytes = [UInt8]()
-        bytes.reserveCapacity(docs.count * 3 / 2 + PrefixVarint.padding)
+        bytes.reserveCapacity(docs.count * 5 / 2 + PrefixVarint.padding)
+        var lowestScores = [UInt16](repeating: .max, count: max(termCount, 0))
         for term in 0..<max(termCount, 0) {
             var previous: UInt32 = 0
             for i in Int(offsets[term])..<Int(offsets[term + 1]) {
                 PrefixVarint.append(docs[i] - previous, to: &bytes)
+                PrefixVarint.append(codeOf[Int(scores[i])], to: &bytes)
                 previous = docs[i]
+                lowestScores[term] = min(lowestScores[term], scores[i] & ~AttributeScore.typoDisabledFlag)
             }
             starts[term + 1] = UInt32(bytes.count)
         }
         bytes.append(contentsOf: repeatElement(0, count: PrefixVarint.padding))
-        self.init(offsets: offsets, starts: starts, bytes: bytes, scores: scores)
+        self.init(offsets: offsets, starts: starts, bytes: bytes, scoreValues: byFrequency.map { UInt16($0) },
+                  lowestScores: lowestScores)
     }
 
     var termCount: Int { offsets.count - 1 }
 
-    /// Posting indices of `term` (into `scores`).
-    func range(of term: Int) -> Range<Int> { Int(offsets[term])..<Int(offsets[term + 1]) }
-
     func count(of term: Int) -> Int { Int(offsets[term + 1] - offsets[term]) }
 
-    /// Calls `body(ordinal, postingIndex)` for each document of `term`, ascending.
+    /// Calls `body(ordinal, score)` for each document of `term`, ascending.
     @inline(__always)
-    func forEach(_ term: Int, _ body: (Int, Int) -> Void) {
+    func forEach(_ term: Int, _ body: (Int, UInt16) -> Void) {
         withView { $0.forEach(term, body) }
     }
 
@@ -64,8 +77,8 @@ struct Postings: Sendable {
         bytes.withUnsafeBytes { bytes in
             offsets.withUnsafeBufferPointer { offsets in
                 starts.withUnsafeBufferPointer { starts in
-                    scores.withUnsafeBufferPointer { scores in
-                        body(PostingView(bytes: bytes, offsets: offsets, starts: starts, scores: scores))
+                    scoreValues.withUnsafeBufferPointer { scores in
+                        body(PostingView(bytes: bytes, offsets: offsets, starts: starts, scoreValues: scores))
                     }
                 }
             }
@@ -73,28 +86,31 @@ struct Postings: Sendable {
     }
 
     /// Whether every term's bytes decode to exactly its count of strictly ascending ordinals below
-    /// `documents` and end at the next term's bytes: what a file must satisfy before searches read it.
+    /// `documents`, with known score codes, and end at the next term's bytes: what a file must satisfy
+    /// before searches read it.
     func isWellFormed(documents n: Int) -> Bool {
-        guard offsets.count == starts.count, offsets.first == 0, starts.first == 0,
-              let lastOffset = offsets.last, Int(lastOffset) == scores.count,
+        guard offsets.count == starts.count, offsets.first == 0, starts.first == 0, lowestScores.count == termCount,
               let lastStart = starts.last, Int(lastStart) + PrefixVarint.padding == bytes.count,
               zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 }),
               zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
         else { return false }
+        let codes = UInt32(scoreValues.count)
         return bytes.withUnsafeBytes { raw in
             for term in 0..<termCount {
-                var p = Int(starts[term]), doc = 0, repeated = false
+                var p = Int(starts[term]), doc = 0, repeated = false, highestCode: UInt32 = 0
                 let end = Int(starts[term + 1]), count = self.count(of: term)
-                // Reads stay inside the padded buffer as long as each starts before `end`; ordinals ascend
-                // when no gap after the first is zero, so the last one bounds them all.
+                // Reads stay inside the padded buffer as long as each posting starts before `end`;
+                // ordinals ascend when no gap after the first is zero, so the last one bounds them all.
                 for k in 0..<count {
                     guard p < end else { return false }
-                    let (gap, length) = PrefixVarint.read(raw, at: p)
+                    let (gap, gapLength) = PrefixVarint.read(raw, at: p)
+                    let (code, codeLength) = PrefixVarint.read(raw, at: p + gapLength)
                     repeated = repeated || (k > 0 && gap == 0)
+                    highestCode = max(highestCode, code)
                     doc += Int(gap)
-                    p += length
+                    p += gapLength + codeLength
                 }
-                if repeated || p != end || (count > 0 && doc >= n) { return false }
+                if repeated || p != end || (count > 0 && (doc >= n || highestCode >= codes)) { return false }
             }
             return true
         }
@@ -106,17 +122,18 @@ struct PostingView {
     let bytes: UnsafeRawBufferPointer
     let offsets: UnsafeBufferPointer<UInt32>
     let starts: UnsafeBufferPointer<UInt32>
-    let scores: UnsafeBufferPointer<UInt16>
+    let scoreValues: UnsafeBufferPointer<UInt16>
 
-    /// Calls `body(ordinal, postingIndex)` for each document of `term`, ascending.
+    /// Calls `body(ordinal, score)` for each document of `term`, ascending.
     @inline(__always)
-    func forEach(_ term: Int, _ body: (Int, Int) -> Void) {
+    func forEach(_ term: Int, _ body: (Int, UInt16) -> Void) {
         var p = Int(starts[term]), doc = 0
-        for i in Int(offsets[term])..<Int(offsets[term + 1]) {
-            let (gap, length) = PrefixVarint.read(bytes, at: p)
-            p += length
+        for _ in 0..<Int(offsets[term + 1] - offsets[term]) {
+            let (gap, gapLength) = PrefixVarint.read(bytes, at: p)
+            let (code, codeLength) = PrefixVarint.read(bytes, at: p + gapLength)
+            p += gapLength + codeLength
             doc += Int(gap)
-            body(doc, i)
+            body(doc, scoreValues[Int(code)])
         }
     }
 }
@@ -138,10 +155,13 @@ struct PostingCursor {
     /// Moves to the next document; false when there is none.
     mutating func advance() -> Bool {
         guard remaining > 0 else { return false }
-        let (gap, length) = postings.bytes.withUnsafeBytes { PrefixVarint.read($0, at: position) }
-        position += length
+        let length = postings.bytes.withUnsafeBytes { raw -> (gap: UInt32, bytes: Int) in
+            let (gap, gapLength) = PrefixVarint.read(raw, at: position)
+            return (gap, gapLength + PrefixVarint.read(raw, at: position + gapLength).length)
+        }
+        position += length.bytes
         remaining -= 1
-        document = max(document, 0) + Int(gap)
+        document = max(document, 0) + Int(length.gap)
         return true
     }
 }

@@ -44,15 +44,40 @@ struct PrefixSets: Sendable {
     init(entries: [Range<Int>: Entry]) { self.entries = entries }
 
     /// `minimumDocuments`/`minimumPostings` are parameters so tests can build sets on small segments.
+    /// The first letters' sets are independent, so they are built in two halves on two threads.
     init(dictionary: TermDictionary, postings: Postings, documents n: Int,
          minimumDocuments: Int = PrefixSets.minimumDocuments, minimumPostings: Int? = nil) {
         guard n >= minimumDocuments, dictionary.count > 0 else { self.init(entries: [:]); return }
         // A bitset pays when the postings it replaces outnumber its n/8 bytes' worth of entries.
         let threshold = minimumPostings ?? max(1, n / 8)
-        var entries: [Range<Int>: Entry] = [:]
-        func postingCount(_ terms: Range<Int>) -> Int {
-            Int(postings.offsets[terms.upperBound] - postings.offsets[terms.lowerBound])
+        var roots: [Range<Int>] = []
+        var lo = 0
+        if dictionary.length(lo) == 0 { lo += 1 }
+        while lo < dictionary.count {
+            let hi = dictionary.childEnd(in: lo..<dictionary.count, depth: 0)
+            if Self.postingCount(lo..<hi, postings) >= threshold { roots.append(lo..<hi) }
+            lo = hi
         }
+        let total = roots.reduce(0) { $0 + Self.postingCount($1, postings) }
+        var half = 0, split = 0
+        while split < roots.count && half * 2 < total {
+            half += Self.postingCount(roots[split], postings)
+            split += 1
+        }
+        let first = roots[..<split], second = roots[split...]
+        let (a, b) = Parallel.both({ Self.entries(first, dictionary: dictionary, postings: postings, documents: n, threshold: threshold) },
+                                   { Self.entries(second, dictionary: dictionary, postings: postings, documents: n, threshold: threshold) })
+        self.init(entries: a.merging(b) { old, _ in old })
+    }
+
+    private static func postingCount(_ terms: Range<Int>, _ postings: Postings) -> Int {
+        Int(postings.offsets[terms.upperBound] - postings.offsets[terms.lowerBound])
+    }
+
+    /// The sets of the prefixes `roots` (runs of terms sharing their first byte) and of their longer prefixes.
+    private static func entries(_ roots: ArraySlice<Range<Int>>, dictionary: TermDictionary, postings: Postings,
+                                documents n: Int, threshold: Int) -> [Range<Int>: Entry] {
+        var entries: [Range<Int>: Entry] = [:]
         // Terms sorted bytewise: the terms sharing a prefix are one contiguous run, split by their next
         // byte. A prefix has no more postings than its parent, so only qualifying runs are split further,
         // and each set is made from its children's sets (bitwise) plus the postings of the terms no child
@@ -67,7 +92,7 @@ struct PrefixSets: Sendable {
             }
             while lo < terms.upperBound {
                 let hi = dictionary.childEnd(in: lo..<terms.upperBound, depth: length)
-                if length < Self.maximumLength && postingCount(lo..<hi) >= threshold {
+                if length < maximumLength && postingCount(lo..<hi, postings) >= threshold {
                     let child = entries[lo..<hi] ?? make(lo..<hi, length: length + 1)
                     entries[lo..<hi] = child
                     children.append(child)
@@ -76,16 +101,10 @@ struct PrefixSets: Sendable {
                 }
                 lo = hi
             }
-            return Self.entry(children: children, direct: direct, postings: postings, documents: n)
+            return entry(children: children, direct: direct, postings: postings, documents: n)
         }
-        var lo = 0
-        if dictionary.length(lo) == 0 { lo += 1 }
-        while lo < dictionary.count {
-            let hi = dictionary.childEnd(in: lo..<dictionary.count, depth: 0)
-            if postingCount(lo..<hi) >= threshold { entries[lo..<hi] = make(lo..<hi, length: 1) }
-            lo = hi
-        }
-        self.init(entries: entries)
+        for root in roots { entries[root] = make(root, length: 1) }
+        return entries
     }
 
     /// The set of a prefix from its children's sets and the postings of `direct` term ranges.
@@ -93,9 +112,7 @@ struct PrefixSets: Sendable {
         let flag = AttributeScore.typoDisabledFlag
         var lowest = children.reduce(UInt16.max) { min($0, $1.lowestScore) }
         for terms in direct {
-            for i in Int(postings.offsets[terms.lowerBound])..<Int(postings.offsets[terms.upperBound]) {
-                lowest = min(lowest, postings.scores[i] & ~flag)
-            }
+            for term in terms { lowest = min(lowest, postings.lowestScores[term]) }
         }
         let bestRank = AttributeScore.rank(lowest)
         var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words, best = words
@@ -118,15 +135,14 @@ struct PrefixSets: Sendable {
             if child.lowestScore == lowest { union(&best, child.best) }
         }
         postings.withView { view in
-            let scores = view.scores
             words.withUnsafeMutableBufferPointer { words in
                 prime.withUnsafeMutableBufferPointer { prime in
                     best.withUnsafeMutableBufferPointer { best in
                         for terms in direct {
                             for term in terms {
-                                view.forEach(term) { d, i in
+                                view.forEach(term) { d, raw in
                                     guard d < n else { return }
-                                    let score = scores[i] & ~flag, bit: UInt64 = 1 << UInt64(d & 63)
+                                    let score = raw & ~flag, bit: UInt64 = 1 << UInt64(d & 63)
                                     words[d >> 6] |= bit
                                     if score == lowest { best[d >> 6] |= bit }
                                     if AttributeScore.rank(score) == bestRank {

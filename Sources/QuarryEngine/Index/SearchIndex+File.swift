@@ -8,7 +8,7 @@ import Foundation
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
 /// Read in one go and copied into arrays: reopening is bounded by disk bandwidth.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 6
+    static let formatVersion: UInt32 = 8
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40
@@ -38,7 +38,8 @@ extension SearchIndex {
             writer.write(array: segment.postings.offsets)
             writer.write(array: segment.postings.starts)
             writer.write(array: segment.postings.bytes)
-            writer.write(array: segment.postings.scores)
+            writer.write(array: segment.postings.scoreValues)
+            writer.write(array: segment.postings.lowestScores)
             writer.write(array: segment.positions.starts)
             writer.write(array: segment.positions.bytes)
             writer.write(array: segment.positions.terms)
@@ -57,7 +58,7 @@ extension SearchIndex {
     private var estimatedFileSize: Int {
         segments.reduce(64) { total, s in
             total + s.docIDs.count * 4 + s.sortValues.count * 8 + s.dictionary.bytes.count + s.dictionary.offsets.count * 4
-                + s.postings.offsets.count * 8 + s.postings.bytes.count + s.postings.scores.count * 2 + s.positions.bytes.count + s.positions.terms.count * 4 + s.lookup.count * 8 + 256
+                + s.postings.offsets.count * 8 + s.postings.bytes.count + s.postings.scoreValues.count * 2 + s.postings.lowestScores.count * 2 + s.positions.bytes.count + s.positions.terms.count * 4 + s.lookup.count * 8 + 256
         }
     }
 
@@ -90,9 +91,9 @@ extension SearchIndex {
         let stored = try footer.read()
         guard try footer.read() == footerMagic else { throw .corrupt("bad footer") }
         guard fingerprint == Self.fingerprint(settings) else { throw .settingsMismatch }
-        // Reading the arrays checks every bound; the rest runs on two threads: the checksum then the
-        // token positions on one, the other structures then the prefix sets (which read postings
-        // unchecked, so only once they passed) on the other. Any failure refuses the file.
+        // Reading the arrays checks every bound; the rest runs on two threads: the checksum and the token
+        // positions on one, the other structures (postings above all) on the other; then the prefix sets,
+        // which read postings unchecked and so only once they passed (on two threads of their own).
         // A damaged file is reported as such, whatever it broke first.
         let segments: [(segment: Segment, dead: Bitset)]
         do throws(DerivedIndexError) {
@@ -102,23 +103,19 @@ extension SearchIndex {
             throw error
         }
         let shared = SharedBytes(raw: content)
-        let (checked, derived) = Parallel.both({ () -> (checksum: Bool, positions: Bool) in
+        let (checked, consistent) = Parallel.both({ () -> (checksum: Bool, positions: Bool) in
             guard Checksum.of(shared.raw) == stored else { return (false, false) }
             return (true, segments.allSatisfy { $0.segment.positions.isWellFormed(termCount: $0.segment.dictionary.count) })
         }, {
-            segments.map { part -> PrefixSets? in
-                guard isConsistent(part.segment) else { return nil }
-                return PrefixSets(dictionary: part.segment.dictionary, postings: part.segment.postings, documents: part.segment.count)
-            }
+            segments.allSatisfy { isConsistent($0.segment) }
         })
         guard checked.checksum else { throw .corrupt("checksum mismatch") }
         guard checked.positions else { throw .corrupt("inconsistent token positions") }
-        var built: [Segment] = []
-        for (part, prefixSets) in zip(segments, derived) {
-            guard let prefixSets else { throw .corrupt("inconsistent segment structure") }
+        guard consistent else { throw .corrupt("inconsistent segment structure") }
+        let built = segments.map { part in
             var segment = part.segment
-            segment.prefixSets = prefixSets
-            built.append(segment)
+            segment.prefixSets = PrefixSets(dictionary: segment.dictionary, postings: segment.postings, documents: segment.count)
+            return segment
         }
         let layout = SearchableLayout(settings: settings), order = StaticOrder(settings: settings)
         let index = SearchIndex(settings: settings, layout: layout, order: order, segments: built, dead: segments.map(\.dead))
@@ -139,7 +136,8 @@ extension SearchIndex {
             for _ in 0..<rankCount { sortRanks.append(try reader.readArray(of: UInt32.self)) }
             let dictionary = TermDictionary(bytes: try reader.readArray(of: UInt8.self), offsets: try reader.readArray(of: UInt32.self))
             let postings = Postings(offsets: try reader.readArray(of: UInt32.self), starts: try reader.readArray(of: UInt32.self),
-                                    bytes: try reader.readArray(of: UInt8.self), scores: try reader.readArray(of: UInt16.self))
+                                    bytes: try reader.readArray(of: UInt8.self), scoreValues: try reader.readArray(of: UInt16.self),
+                                    lowestScores: try reader.readArray(of: UInt16.self))
             let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self), bytes: try reader.readArray(of: UInt8.self),
                                               terms: try reader.readArray(of: UInt32.self),
                                               tokenCount: try reader.readInt(max: content.count))

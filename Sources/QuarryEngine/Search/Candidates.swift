@@ -241,12 +241,10 @@ struct Candidates {
             let flag = AttributeScore.typoDisabledFlag
             var lowest = UInt16.max
             postings.withView { view in
-                let scores = view.scores
                 for run in word.runs.sorted(by: { $0.typos < $1.typos }) {
                     let t = UInt8(run.typos)
                     for term in run.terms {
-                        view.forEach(term) { d, i in
-                            let s = scores[i]
+                        view.forEach(term) { d, s in
                             if t > 0 && s & flag != 0 { return }
                             lowest = min(lowest, s & ~flag)
                             let st = stamp[d]
@@ -299,12 +297,10 @@ struct Candidates {
             let flag = AttributeScore.typoDisabledFlag
             var lowest = UInt16.max
             postings.withView { view in
-                let scores = view.scores
                 for run in word.runs {
                     let t = UInt8(run.typos)
                     for term in run.terms {
-                        view.forEach(term) { d, i in
-                            let s = scores[i]
+                        view.forEach(term) { d, s in
                             if t > 0 && s & flag != 0 { return }
                             stamp[d] = 1
                             typo[d] = min(typo[d], t)

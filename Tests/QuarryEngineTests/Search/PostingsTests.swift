@@ -2,10 +2,10 @@
 import XCTest
 
 /// Gap-coded postings:
-/// 1. Random postings (empty terms, one document, dense runs, gaps of every varint length) read back as
-///    packed, through `forEach`, `documents(of:)` and `PostingCursor`, with each score at its index.
-/// 2. `isWellFormed` accepts what was packed and refuses ordinals out of range, repeated ordinals and
-///    bytes that do not end where the next term starts.
+/// 1. Random postings (empty terms, one document, dense runs, gaps of every varint length, scores of
+///    every code length) read back as packed, through `forEach`, `documents(of:)` and `PostingCursor`.
+/// 2. `isWellFormed` accepts what was packed and refuses ordinals out of range, repeated ordinals,
+///    unknown score codes and bytes that do not end where the next term starts.
 final class PostingsTests: XCTestCase {
     private func random(terms: Int, documents n: Int, seed: UInt64) -> (offsets: [UInt32], docs: [UInt32], scores: [UInt16]) {
         var state = seed
@@ -39,9 +39,10 @@ final class PostingsTests: XCTestCase {
                 let range = Int(input.offsets[term])..<Int(input.offsets[term + 1])
                 XCTAssertEqual(postings.documents(of: term), Array(input.docs[range]), "term \(term) of \(n) documents")
                 var seen: [(Int, UInt16)] = []
-                postings.forEach(term) { d, i in seen.append((d, postings.scores[i])) }
+                postings.forEach(term) { d, score in seen.append((d, score)) }
                 XCTAssertEqual(seen.map(\.0), input.docs[range].map { Int($0) })
                 XCTAssertEqual(seen.map(\.1), Array(input.scores[range]))
+                XCTAssertEqual(postings.lowestScores[term], input.scores[range].map { $0 & ~AttributeScore.typoDisabledFlag }.min() ?? .max)
                 var cursor = PostingCursor(postings, term: term), walked: [UInt32] = []
                 while cursor.advance() { walked.append(UInt32(cursor.document)) }
                 XCTAssertEqual(walked, Array(input.docs[range]))
@@ -60,9 +61,12 @@ final class PostingsTests: XCTestCase {
                        "an ordinal repeated within a term")
         var starts = good.starts
         if let t = starts.indices.dropFirst().dropLast().first(where: { starts[$0] > starts[$0 - 1] }) { starts[t] += 1 }
-        XCTAssertFalse(Postings(offsets: good.offsets, starts: starts, bytes: good.bytes, scores: good.scores).isWellFormed(documents: 10_000),
-                       "a term's bytes not ending where the next begins")
-        XCTAssertFalse(Postings(offsets: good.offsets, starts: good.starts, bytes: Array(good.bytes.dropLast()), scores: good.scores)
+        XCTAssertFalse(Postings(offsets: good.offsets, starts: starts, bytes: good.bytes, scoreValues: good.scoreValues, lowestScores: good.lowestScores)
+            .isWellFormed(documents: 10_000), "a term's bytes not ending where the next begins")
+        XCTAssertFalse(Postings(offsets: good.offsets, starts: good.starts, bytes: Array(good.bytes.dropLast()), scoreValues: good.scoreValues, lowestScores: good.lowestScores)
             .isWellFormed(documents: 10_000), "missing padding")
+        XCTAssertFalse(Postings(offsets: good.offsets, starts: good.starts, bytes: good.bytes, scoreValues: Array(good.scoreValues.prefix(3)), lowestScores: good.lowestScores)
+            .isWellFormed(documents: 10_000), "score codes past the table")
+        XCTAssertLessThan(good.scoreValues.count, good.bytes.count, "one entry per distinct score")
     }
 }

@@ -18,8 +18,8 @@ final class SearchPrefixSetTests: XCTestCase {
             var lowest = UInt16.max
             var best: [Int: UInt16] = [:]
             for term in terms {
-                segment.postings.forEach(term) { d, i in
-                    let score = segment.postings.scores[i] & ~AttributeScore.typoDisabledFlag
+                segment.postings.forEach(term) { d, raw in
+                    let score = raw & ~AttributeScore.typoDisabledFlag
                     expected.insert(d)
                     lowest = min(lowest, score)
                     best[d] = min(best[d] ?? .max, score)
