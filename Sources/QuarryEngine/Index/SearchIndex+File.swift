@@ -6,7 +6,9 @@ import Foundation
 /// length), the body (per segment its arrays, see `BinaryBuffer`), and a 16-byte footer (checksum of
 /// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
-/// Read in one go and copied into arrays: reopening is bounded by disk bandwidth.
+/// Read in one go and copied into arrays, then checked whole (postings and token positions are packed
+/// bytes that searches decode unchecked) and the prefix sets derived, both on two threads (`decode`).
+/// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
     static let formatVersion: UInt32 = 8
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
