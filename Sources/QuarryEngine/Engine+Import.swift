@@ -1,4 +1,3 @@
-import OrderedCollections
 import QuarryJSON
 
 extension Engine {
@@ -32,7 +31,7 @@ extension Engine {
         func run(lifecycleHeld: Bool) throws(EngineError) -> ImportReceipt {
             let plan = declaresReplicas ? try replicaPlan(primary: name, settings: settings ?? [:]) : nil
             let outcome = try performWrite(index: name, create: true, lifecycleHeld: lifecycleHeld) {
-                (store, _) throws(EngineError) in
+                (store, before) throws(EngineError) in
                 if let settings {
                     var merged = store.settings
                     try merged.merge(settings)
@@ -40,7 +39,7 @@ extension Engine {
                     try plan?.apply(to: store)
                 }
                 return try Self.storeAll(
-                    from: &reader, into: store, changingSettings: settings != nil, skipInvalid: skipInvalid,
+                    from: &reader, into: store, before: before, skipInvalid: skipInvalid,
                     progress: progress, isCancelled: isCancelled)
             }
             if let plan { finish(plan, primary: name) }
@@ -65,14 +64,11 @@ extension Engine {
         package init() {}
     }
 
-    /// Reads every item and upserts the good ones; runs inside the transaction. Says how the views follow:
-    /// - into an empty index, they are built from the records as they are stored, on threads of their own
-    ///   (`EngineImportBuild`), instead of being rebuilt by reading every record back;
-    /// - into a non-empty one whose settings the import leaves alone, up to `updateLimit` records are
-    ///   applied as a write of them would be (`SearchIndex.updating`);
-    /// - otherwise every view is rebuilt from the store.
+    /// Reads every item and upserts the good ones; runs inside the transaction. The views follow as
+    /// `EngineImportBuild` builds them, from the records as they are stored, on threads of their own,
+    /// unless the import changed the settings a view was built with: then each is rebuilt from the store.
     private static func storeAll(
-        from reader: inout any ImportReader, into store: IndexStore, changingSettings: Bool, skipInvalid: Bool,
+        from reader: inout any ImportReader, into store: IndexStore, before: EngineIndexViews, skipInvalid: Bool,
         progress: (ImportProgress) -> Void, isCancelled: () -> Bool
     ) throws(EngineError) -> (ImportCounts, EngineIndexChange) {
         func storeRecords(_ keep: (DocID, JSONObject) -> Void) throws(EngineError) -> ImportCounts {
@@ -81,30 +77,18 @@ extension Engine {
                 keep(try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record))), record)
             }
         }
-        if try store.isEmpty() {
-            let build = EngineImportBuild(store: store)
-            let counts: ImportCounts
-            do {
-                counts = try storeRecords { build.add(docID: $0, record: $1) }
-            } catch {
-                build.abandon()
-                throw error
-            }
-            return (counts, .building(build))
+        guard let build = try EngineImportBuild(store: store, before: before) else {
+            return (try storeRecords { _, _ in }, .rebuild(only: nil))
         }
-        guard !changingSettings else { return (try storeRecords { _, _ in }, .rebuild(only: nil)) }
-        var upserts: OrderedDictionary<DocID, JSONObject>? = [:]
-        let counts = try storeRecords { id, record in
-            upserts?[id] = record
-            if (upserts?.count ?? 0) > updateLimit { upserts = nil }
+        let counts: ImportCounts
+        do {
+            counts = try storeRecords { build.add(docID: $0, record: $1) }
+        } catch {
+            build.abandon()
+            throw error
         }
-        guard let upserts else { return (counts, .rebuild(only: nil)) }
-        return (counts, .update(upserts: upserts.map { ($0.key, $0.value) }, deletions: []))
+        return (counts, .building(build))
     }
-
-    /// The most records an import into a non-empty index holds in memory to update its views with; past
-    /// it, rebuilding them from the store is both cheaper and bounded.
-    static let updateLimit = 20_000
 
     /// Hands every good record of an import file to `keep` (objectIDs generated where missing, as
     /// the engine's rules say), skipping bad ones when `skipInvalid`; reports progress when due and,

@@ -2,17 +2,24 @@ import OrderedCollections
 import QuarryJSON
 
 /// The search index of every view (the primary and each replica), built
-/// from the records an import into an empty index stores, while it stores
-/// them: each record is parsed once, and each view's build runs on a thread
-/// of its own (`BackgroundIndexBuild`) beside the import's.
+/// from the records an import stores, while it stores them: each record is
+/// parsed once, and each view's build runs on a thread of its own
+/// (`BackgroundIndexBuild`) beside the import's.
 ///
-/// The builds take each docID once. In an empty store the docIDs of new rows
-/// only grow, so a docID not above the last one handed over is a record
-/// repeated in the file (or one SQLite placed out of order): such records are
-/// kept aside, the last of each docID winning, and applied at the end with
-/// `SearchIndex.updating`, the engine's exact update path. Past
-/// `repeatLimit` of them the builds are given up and the views are rebuilt
-/// from the store instead, as before, so memory stays bounded whatever the file.
+/// Into an empty index the builds are the views. Into a non-empty one (whose
+/// settings the import leaves alone) each build is one more segment of its
+/// view, and the records it replaces are marked deleted in the older ones
+/// (`SearchIndex.appending`), as a write of the same records would do.
+///
+/// The builds take each docID once. New rows get docIDs above every stored
+/// one, in increasing order, so a docID is handed over when it is above the
+/// last new one or, at most once, when it was stored before the import (a
+/// replaced record). Any other is a record repeated in the file (or one
+/// SQLite placed out of order): those are kept aside, the last of each docID
+/// winning, and applied at the end with `SearchIndex.updating`, the engine's
+/// exact update path. Past `repeatLimit` of them the builds are given up and
+/// the views are rebuilt from the store instead, as before, so memory stays
+/// bounded whatever the file.
 ///
 /// Used by one thread at a time. The owner calls `abandon()`, or `endInput()`
 /// and then one of the `Ending`'s `join()` or `abandon()`.
@@ -28,12 +35,38 @@ final class EngineImportBuild {
 
     private var primary: BackgroundIndexBuild?
     private var replicas: [(name: String, build: BackgroundIndexBuild)]
+    /// Each view's index before the import; nil for an empty index.
+    private let bases: Views?
+    /// The largest docID stored before the import.
+    private let storedMax: Int64
+    private var newest: Int64
+    /// DocIDs stored before the import and handed over since.
+    private var replaced: Set<DocID> = []
     private var batch: [(DocID, JSONObject)] = []
-    private var newest: Int64 = -1
     private var repeated: OrderedDictionary<DocID, JSONObject> = [:]
 
-    /// Starts one build per view of `store`, with the settings each has now.
-    init(store: IndexStore) {
+    /// Starts one build per view of `store`, with the settings each has now, on top of `before` unless
+    /// the store is empty. Nil when a view of `before` was built with other settings than the store's
+    /// (the import changed them): only a rebuild from the store is right then.
+    init?(store: IndexStore, before: EngineIndexViews) throws(EngineError) {
+        storedMax = try store.maxDocID()
+        newest = storedMax
+        if try store.isEmpty() {
+            bases = nil
+        } else {
+            func base(_ replica: String?, _ settings: IndexSettings) -> SearchIndex? {
+                guard let view = before.view(replica), view.settings == settings, view.index.settings == settings
+                else { return nil }
+                return view.index
+            }
+            guard let primary = base(nil, store.settings) else { return nil }
+            var bases = Views(primary: primary, replicas: [:])
+            for replica in store.settings.replicas.map(\.name) {
+                guard let index = base(replica, store.effectiveSettings(replica: replica)) else { return nil }
+                bases.replicas[replica] = index
+            }
+            self.bases = bases
+        }
         primary = BackgroundIndexBuild(settings: store.settings)
         replicas = store.settings.replicas.map {
             ($0.name, BackgroundIndexBuild(settings: store.effectiveSettings(replica: $0.name)))
@@ -44,11 +77,15 @@ final class EngineImportBuild {
     /// False once the builds were given up: the views must be rebuilt from the store.
     var isBuilding: Bool { primary != nil }
 
+    /// True when the index was empty before the import: the builds are the views.
+    var startedEmpty: Bool { bases == nil }
+
     /// Takes the record the store now holds under `docID`.
     func add(docID: DocID, record: JSONObject) {
         guard isBuilding else { return }
-        if Int64(docID) > newest {
-            newest = Int64(docID)
+        let id = Int64(docID)
+        if id > newest || (id <= storedMax && replaced.insert(docID).inserted) {
+            if id > newest { newest = id }
             batch.append((docID, record))
             if batch.count == Self.batchSize { handOver() }
         } else {
@@ -64,9 +101,12 @@ final class EngineImportBuild {
         guard let primary else { return nil }
         primary.endInput()
         for replica in replicas { replica.build.endInput() }
-        let ending = Ending(primary: primary, replicas: replicas, repeated: repeated.map { ($0.key, $0.value) })
+        let ending = Ending(
+            primary: primary, replicas: replicas, bases: bases, replaced: replaced,
+            repeated: repeated.map { ($0.key, $0.value) })
         self.primary = nil
         replicas = []
+        replaced = []
         repeated = [:]
         return ending
     }
@@ -75,16 +115,20 @@ final class EngineImportBuild {
     struct Ending {
         fileprivate let primary: BackgroundIndexBuild
         fileprivate let replicas: [(name: String, build: BackgroundIndexBuild)]
+        fileprivate let bases: Views?
+        fileprivate let replaced: Set<DocID>
         fileprivate let repeated: [(DocID, JSONObject)]
 
-        /// Waits for every build, then applies the repeated records.
+        /// Waits for every build, puts each on top of its view's index before the import (if any), then
+        /// applies the repeated records.
         func join() -> Views {
-            func finished(_ build: BackgroundIndexBuild) -> SearchIndex {
-                let index = build.finish()
+            func finished(_ build: BackgroundIndexBuild, base: SearchIndex?) -> SearchIndex {
+                var index = build.finish()
+                if let base { index = base.appending(index, replacing: replaced) }
                 return repeated.isEmpty ? index : index.updating(upserts: repeated, deletions: [])
             }
-            var views = Views(primary: finished(primary), replicas: [:])
-            for (name, build) in replicas { views.replicas[name] = finished(build) }
+            var views = Views(primary: finished(primary, base: bases?.primary), replicas: [:])
+            for (name, build) in replicas { views.replicas[name] = finished(build, base: bases?.replicas[name]) }
             return views
         }
 
@@ -101,6 +145,7 @@ final class EngineImportBuild {
         primary = nil
         replicas = []
         batch = []
+        replaced = []
         repeated = [:]
     }
 

@@ -59,8 +59,9 @@ final class EngineIndex: Sendable {
     /// transaction and swapped in right after the commit, except views still
     /// `.building` on threads of their own: their input ends before the commit
     /// and they are joined after it (their builds cannot fail), so that
-    /// committing and finishing the builds overlap. Those only follow a write
-    /// into an empty index, whose views had nothing to show meanwhile.
+    /// committing and finishing the builds overlap. Only builds into an empty
+    /// index do so: its views had nothing to show meanwhile, so no search can
+    /// read a committed record through a stale view for longer than an instant.
     /// Returns nil when the index was closed or deleted meanwhile.
     func write<T>(
         _ body: (IndexStore, EngineIndexViews) throws(EngineError) -> (T, EngineIndexChange)
@@ -76,7 +77,7 @@ final class EngineIndex: Sendable {
             do throws(EngineError) {
                 result = try store.write(now: EngineTime.nowMS()) { () throws(EngineError) -> T in
                     let (result, change) = try body(store, before)
-                    if case .building(let build) = change, let ending = build.endInput() {
+                    if case .building(let build) = change, build.startedEmpty, let ending = build.endInput() {
                         building = ending
                     } else {
                         after = try before.applying(change, store: store, buildMS: 0)

@@ -10,7 +10,8 @@ import XCTest
 /// 1. into an empty index, built beside the import, with records repeated in the file (the last one wins),
 ///    a few and more than one segment's worth, and with a standard and a virtual replica;
 /// 2. skipInvalid into an empty index skips, counts and explains as before;
-/// 3. into a non-empty index: a small import updates the views, a large one or one with settings rebuilds;
+/// 3. into a non-empty index, built beside the import as one more segment, with stored records replaced and
+///    repeats; with settings that change a view, rebuilt;
 /// 4. more repeated records than the build keeps aside falls back to a rebuild;
 /// 5. a failing or cancelled import leaves the index as it was, and removes an index it created.
 final class EngineImportBuildTests: EngineTestCase {
@@ -139,7 +140,7 @@ final class EngineImportBuildTests: EngineTestCase {
         _ = try engine.importRecords(
             index: "i", from: file("a.ndjson", (0..<2500).map { Self.line("p\($0)", seed: $0) }), settings: settings)
         _ = try engine.setSettings(["customRanking": ["asc(price)"]], index: "by_price")
-        // A small import (the views are updated): new records, replaced ones, and repeats.
+        // A small import (its segment is merged into the last one): new records, replaced ones, and repeats.
         let small = (2400..<2700).map { Self.line("p\($0)", seed: 50_000 + $0) } + [Self.line("p2450", seed: 7)]
         XCTAssertEqual(try engine.importRecords(index: "i", from: file("b.ndjson", small)).imported, 301)
         XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 2700)
@@ -150,15 +151,27 @@ final class EngineImportBuildTests: EngineTestCase {
         try assertAnswersAsRebuilt(engine, ["i", "by_price"])
     }
 
-    func testManyRecordsIntoANonEmptyIndexOrManyRepeatsRebuildFromTheStore() throws {
+    func testALargeImportIntoANonEmptyIndexAnswersAsARebuild() throws {
         let engine = try Engine(directory: directory.path, log: { _ in })
-        _ = try engine.importRecords(index: "i", from: file("a.ndjson", [Self.line("first", seed: 1)]), settings: Self.settings)
-        let count = max(Engine.updateLimit, EngineImportBuild.repeatLimit) + 1
-        let many = (0..<count).map { #"{"objectID":"\#($0)","name":"\#(Self.words[$0 % Self.words.count]) \#($0)"}"# }
-        XCTAssertEqual(try engine.importRecords(index: "i", from: file("b.ndjson", many)).imported, count)
-        XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, count + 1)
-        try assertAnswersAsRebuilt(engine, ["i"])
+        var settings = Self.settings
+        settings["replicas"] = ["by_price"]
+        let first = (0..<3000).map { Self.line("p\($0 * 3)", seed: $0) }
+        _ = try engine.importRecords(index: "i", from: file("a.ndjson", first), settings: settings)
+        _ = try engine.setSettings(["customRanking": ["asc(price)"]], index: "by_price")
+        _ = try engine.deleteObjects(["p9", "p30"], index: "i")
+        // 25,000 records: 2,998 replace stored ones (in the order of the file, not of their docIDs), the rest
+        // are new (more than a merge takes at once, so a segment of their own), and 500 are repeated.
+        var lines = (0..<25_000).map { Self.line("p\(($0 * 7) % 25_000)", seed: 100_000 + $0) }
+        lines += (0..<500).map { Self.line("p\($0 * 41)", seed: 200_000 + $0) }
+        XCTAssertEqual(try engine.importRecords(index: "i", from: file("b.ndjson", lines)).imported, 25_500)
+        XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 25_000)
+        try assertAnswersAsRebuilt(engine, ["i", "by_price"])
+    }
 
+    func testManyRepeatsRebuildFromTheStore() throws {
+        let engine = try Engine(directory: directory.path, log: { _ in })
+        let count = EngineImportBuild.repeatLimit + 1
+        let many = (0..<count).map { #"{"objectID":"\#($0)","name":"\#(Self.words[$0 % Self.words.count]) \#($0)"}"# }
         let repeats = many + many.reversed()
         XCTAssertEqual(try engine.importRecords(index: "fresh", from: file("c.ndjson", repeats), settings: Self.settings).imported, 2 * count)
         XCTAssertEqual(try engine.search(index: "fresh", parameters: [:]).nbHits, count)

@@ -203,6 +203,13 @@ final class IndexStore {
         return statement.int64(0) != 0
     }
 
+    /// The largest docID stored, 0 when none is: a new record gets a larger one.
+    func maxDocID() throws(EngineError) -> Int64 {
+        let statement = try connection.prepare("SELECT coalesce(max(docID), 0) FROM records")
+        _ = try statement.step()
+        return statement.int64(0)
+    }
+
     func count() throws(EngineError) -> Int {
         let statement = try connection.prepare("SELECT count(*) FROM records")
         _ = try statement.step()
