@@ -33,22 +33,33 @@ struct Postings: Sendable {
         let byFrequency = used.sorted { frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : $0 < $1 }
         var codeOf = [UInt32](repeating: 0, count: 1 << 16)
         for (code, score) in byFrequency.enumerated() { codeOf[score] = UInt32(code) }
-        let termCount = offsets.count - 1
+        let termCount = max(offsets.count - 1, 0)
         var starts = [UInt32](repeating: 0, count: offsets.count)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(docs.count * 5 / 2 + PrefixVarint.padding)
-        var lowestScores = [UInt16](repeating: .max, count: max(termCount, 0))
-        for term in 0..<max(termCount, 0) {
+        var lowestScores = [UInt16](repeating: .max, count: termCount)
+        // Sized first, then written in place: a million-record segment has tens of millions of postings.
+        var size = 0
+        for term in 0..<termCount {
             var previous: UInt32 = 0
             for i in Int(offsets[term])..<Int(offsets[term + 1]) {
-                PrefixVarint.append(docs[i] - previous, to: &bytes)
-                PrefixVarint.append(codeOf[Int(scores[i])], to: &bytes)
+                size += PrefixVarint.length(docs[i] - previous) + PrefixVarint.length(codeOf[Int(scores[i])])
                 previous = docs[i]
                 lowestScores[term] = min(lowestScores[term], scores[i] & ~AttributeScore.typoDisabledFlag)
             }
-            starts[term + 1] = UInt32(bytes.count)
+            starts[term + 1] = UInt32(size)
         }
-        bytes.append(contentsOf: repeatElement(0, count: PrefixVarint.padding))
+        let bytes = [UInt8](unsafeUninitializedCapacity: size + PrefixVarint.padding) { buffer, initialized in
+            var p = 0
+            for term in 0..<termCount {
+                var previous: UInt32 = 0
+                for i in Int(offsets[term])..<Int(offsets[term + 1]) {
+                    p = PrefixVarint.write(docs[i] - previous, to: buffer, at: p)
+                    p = PrefixVarint.write(codeOf[Int(scores[i])], to: buffer, at: p)
+                    previous = docs[i]
+                }
+            }
+            for i in p..<buffer.count { buffer[i] = 0 }
+            initialized = buffer.count
+        }
         self.init(offsets: offsets, starts: starts, bytes: bytes, scoreValues: byFrequency.map { UInt16($0) },
                   lowestScores: lowestScores)
     }

@@ -7,12 +7,27 @@ enum PrefixVarint {
     static let padding = 8
     static let maxValue: UInt32 = (1 << 30) - 1
 
+    /// How many bytes `value` takes.
+    @inline(__always)
+    static func length(_ value: UInt32) -> Int {
+        value < 1 << 6 ? 1 : value < 1 << 14 ? 2 : value < 1 << 22 ? 3 : 4
+    }
+
     /// Appends `value` (at most `maxValue`).
     @inline(__always)
     static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        let extra = value < 1 << 6 ? 0 : value < 1 << 14 ? 1 : value < 1 << 22 ? 2 : 3
+        let extra = length(value) - 1
         let word = value << 2 | UInt32(extra)
         for i in 0...extra { bytes.append(UInt8(truncatingIfNeeded: word >> (8 * i))) }
+    }
+
+    /// Writes `value` at `p` of a buffer sized by `length` beforehand; returns the next offset.
+    @inline(__always)
+    static func write(_ value: UInt32, to bytes: UnsafeMutableBufferPointer<UInt8>, at p: Int) -> Int {
+        let extra = length(value) - 1
+        let word = value << 2 | UInt32(extra)
+        for i in 0...extra { bytes[p + i] = UInt8(truncatingIfNeeded: word >> (8 * i)) }
+        return p + extra + 1
     }
 
     /// The value at `p` and how many bytes it took.

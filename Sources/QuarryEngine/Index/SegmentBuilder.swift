@@ -90,9 +90,14 @@ struct SegmentBuilder {
             newDocIDs.append(docIDs[old])
             newValues.append(contentsOf: values[old * keyCount..<(old + 1) * keyCount])
         }
-        let postings = Self.postings(starts: starts, terms: terms, locations: locations, termCount: dictionary.count,
-                                     layout: layout)
-        let positions = DocumentPositions(starts: starts, terms: terms, locations: locations, termCount: dictionary.count)
+        // Postings and positions are laid out from the same tokens, independently: one thread each.
+        let termCount = dictionary.count, layout = self.layout
+        let (tokenStarts, tokenTerms, tokenLocations) = (starts, terms, locations)
+        let (postings, positions) = Parallel.both({
+            Self.postings(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations, termCount: termCount, layout: layout)
+        }, {
+            DocumentPositions(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations, termCount: termCount)
+        })
         let sortRanks = order.sortCriterionKeys.map { key in
             Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
         }
