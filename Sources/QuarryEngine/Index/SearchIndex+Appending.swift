@@ -1,6 +1,5 @@
-/// Adding a segment built elsewhere to an index: what an import into a non-empty index needs. It lives
-/// outside `Index/` only because that folder was being reworked when it was written; it uses nothing
-/// but `SearchIndex`'s own members and `updating`.
+/// Adding a segment built elsewhere to an index: what an import into a non-empty index needs. It uses
+/// nothing but `SearchIndex`'s own members and `updating`.
 extension SearchIndex {
     /// This index with the documents of `built` added after its own, and each of its own whose docID is
     /// in `replaced` marked deleted: what `updating(upserts:deletions:)` makes of the same records (the
