@@ -11,11 +11,15 @@ same facets by terms aggregation. Typo tolerance is off on both sides so that th
 hit and facet counts can be checked equal; a typo-tolerant Quarry pass is printed
 after, without a peer. Prints each figure and the ratio Quarry / peer:
 indexing rate, index size on disk, serving RSS, reopen, keystroke p50/p99 (warm
-passes, and the first pass after reopening).
+passes, and the first pass after reopening). With --engine-bench, the same
+keystrokes are also timed on the engine in process, to show what the daemon adds.
 
     swift build -c release --product quarry
     python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tantivy   # benchmarks only
     /tmp/peer/bin/python Benchmarks/peer_bench.py --count 100000
+    swift build -c release --package-path Benchmarks    # for the engine alone
+    /tmp/peer/bin/python Benchmarks/peer_bench.py --count 100000 --catalogue FILE \
+        --engine-bench Benchmarks/.build/release/engine-bench
 """
 import argparse
 import json
@@ -307,6 +311,27 @@ def run(args):
     checked = len(typed) * args.passes
     print(f"hit and facet counts: {checked - len(set(m.split(':')[0] for m in mismatches))} of {checked} keystrokes "
           f"agree" + (f"; first differences: {mismatches[:5]}" if mismatches else ""))
+    if args.engine_bench:
+        engine_alone(args, typed, ms(q_warm, 0.5), ms(q_warm, 0.99))
+
+
+def engine_alone(args, typed, daemon_p50, daemon_p99):
+    """The same keystrokes on the engine in process (engine-bench), to show what the daemon adds."""
+    if not args.catalogue:
+        sys.exit("--engine-bench needs --catalogue (the engine reads the same file)")
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as keys:
+        keys.write("\n".join(typed) + "\n")
+    try:
+        output = subprocess.run([args.engine_bench, "realistic", args.catalogue, keys.name, str(args.passes)],
+                                check=True, capture_output=True, text=True).stdout
+    finally:
+        os.unlink(keys.name)
+    print("\n" + output.strip())
+    match = re.search(r"p50 ([0-9.]+) ms, p99 ([0-9.]+) ms", output)
+    if match:
+        p50, p99 = float(match.group(1)), float(match.group(2))
+        print(f"the daemon adds (client on the socket, minus the engine in process): p50 {daemon_p50 - p50:+.2f} ms, "
+              f"p99 {daemon_p99 - p99:+.2f} ms")
 
 
 def reopen_peer(directory):
@@ -326,6 +351,8 @@ def main():
     parser.add_argument("--catalogue", help="an NDJSON file from catalogue.py to use instead of generating one")
     parser.add_argument("--keystrokes", type=int, default=300)
     parser.add_argument("--passes", type=int, default=2, help="warm passes")
+    parser.add_argument("--engine-bench", help="engine-bench binary (swift build -c release --package-path Benchmarks): "
+                        "also time the same keystrokes on the engine in process")
     args = parser.parse_args()
     if not os.path.exists(args.binary):
         sys.exit(f"no binary at {args.binary}: swift build -c release --product quarry")
