@@ -2,9 +2,9 @@
 ///
 /// Per document (by ordinal) the tokens in reading order: the term id and a `Location` (attribute slot
 /// and word position). Proximity, the token strategy of `Candidates` and per-hit ranking details read
-/// them; merges read them to rebuild a segment without the records. They were the largest structure of
-/// a segment, so each document's tokens are packed into bytes (see `TokenCoding`): about 2 bytes a
-/// token on real text instead of 6, read front to back without a branch per token.
+/// them; merges read them to rebuild a segment without the records. As plain arrays they were a
+/// segment's largest structure, so each document's tokens are packed into bytes (see `TokenCoding`):
+/// about 2 bytes a token on real text instead of 6, read front to back without a branch per token.
 struct DocumentPositions: Sendable {
     /// `starts[d]..<starts[d + 1]` are document `d`'s bytes.
     let starts: [UInt32]
