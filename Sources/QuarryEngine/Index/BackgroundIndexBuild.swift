@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import QuarryJSON
+import QuarrySync
 
 /// One search index built on a thread of its own from batches of records
 /// that another thread hands over, so that an import reads, parses and
@@ -16,10 +12,8 @@ import QuarryJSON
 /// first) or `abandon()` (returns at once; the thread drops what it built and
 /// ends on its own).
 final class BackgroundIndexBuild: @unchecked Sendable {
-    // @unchecked: the fields below `changed` are read and written only under `mutex`,
-    // and `changed` is only waited on and signalled with `mutex` held.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let changed: UnsafeMutablePointer<pthread_cond_t>
+    // @unchecked: the fields below `condition` are read and written only under it.
+    private let condition = Condition()
     private let capacity: Int
     private var batches: [[(DocID, JSONObject)]] = []
     /// The producer handed over its last batch.
@@ -30,87 +24,65 @@ final class BackgroundIndexBuild: @unchecked Sendable {
 
     /// Starts the thread that builds an index with `settings`.
     init(settings: IndexSettings, capacity: Int = 8) {
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        changed.initialize(to: pthread_cond_t())
-        pthread_cond_init(changed, nil)
         self.capacity = max(1, capacity)
         let thread = Thread { [self] in
             let index = SearchIndex.build(settings: settings, uniqueRecords: HandedOver(build: self))
-            locked {
+            condition.withLock {
                 result = index
-                pthread_cond_broadcast(changed)
+                condition.broadcast()
             }
         }
         thread.name = "quarry-index-build"
         thread.start()
     }
 
-    deinit {
-        pthread_cond_destroy(changed)
-        changed.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
     /// Hands over a batch of records whose docIDs no earlier batch held; waits while the handoff is full.
     func add(_ batch: [(DocID, JSONObject)]) {
         guard !batch.isEmpty else { return }
-        locked {
-            while batches.count >= capacity && !abandoned { pthread_cond_wait(changed, mutex) }
+        condition.withLock {
+            condition.wait { batches.count < capacity || abandoned }
             guard !abandoned else { return }
             batches.append(batch)
-            pthread_cond_broadcast(changed)
+            condition.broadcast()
         }
     }
 
     /// Says no batch follows: the thread finishes the index with what it has.
     func endInput() {
-        locked {
+        condition.withLock {
             ended = true
-            pthread_cond_broadcast(changed)
+            condition.broadcast()
         }
     }
 
     /// Ends the input and waits for the index (the build cannot fail).
     func finish() -> SearchIndex {
-        locked {
+        condition.withLock {
             ended = true
-            pthread_cond_broadcast(changed)
-            while true {
-                if let result { return result }
-                pthread_cond_wait(changed, mutex)
-            }
+            condition.broadcast()
+            condition.wait { result != nil }
+            guard let index = result else { preconditionFailure("woken without the index it waited for") }
+            return index
         }
     }
 
     /// Drops the batches not taken yet and lets the thread end without waiting for it.
     func abandon() {
-        locked {
+        condition.withLock {
             abandoned = true
             batches.removeAll()
-            pthread_cond_broadcast(changed)
+            condition.broadcast()
         }
     }
 
     /// The next batch for the build thread; nil once the producer ended or abandoned the build.
     private func take() -> [(DocID, JSONObject)]? {
-        locked {
-            while batches.isEmpty && !ended && !abandoned { pthread_cond_wait(changed, mutex) }
+        condition.withLock {
+            condition.wait { !batches.isEmpty || ended || abandoned }
             guard !abandoned, !batches.isEmpty else { return nil }
-            pthread_cond_broadcast(changed)
+            condition.broadcast()
             return batches.removeFirst()
         }
-    }
-
-    /// Runs `body` under the mutex. Each change the other side may wait for broadcasts `changed` before
-    /// `body` waits or returns: a wait releases the mutex, so nothing is missed.
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
     }
 
     /// The records of the handed-over batches, in order, as the build thread pulls them.
