@@ -51,7 +51,7 @@ final class EngineImportBuild {
     init?(store: IndexStore, before: EngineIndexViews) throws(EngineError) {
         storedMax = try store.maxDocID()
         newest = storedMax
-        if try store.isEmpty() {
+        if storedMax == 0 {
             bases = nil
         } else {
             func base(_ replica: String?, _ settings: IndexSettings) -> SearchIndex? {

@@ -196,14 +196,8 @@ final class IndexStore {
         try StoredRecords(statement: connection.prepare("SELECT docID, body FROM records ORDER BY docID"))
     }
 
-    /// True when no record is stored (cheap at any size, unlike `count()`).
-    func isEmpty() throws(EngineError) -> Bool {
-        let statement = try connection.prepare("SELECT NOT EXISTS(SELECT 1 FROM records)")
-        _ = try statement.step()
-        return statement.int64(0) != 0
-    }
-
-    /// The largest docID stored, 0 when none is: a new record gets a larger one.
+    /// The largest docID stored, 0 exactly when none is (SQLite numbers rows from 1): a new record gets a
+    /// larger one.
     func maxDocID() throws(EngineError) -> Int64 {
         let statement = try connection.prepare("SELECT coalesce(max(docID), 0) FROM records")
         _ = try statement.step()
