@@ -93,7 +93,7 @@ struct PrefixSets: Sendable {
             while lo < terms.upperBound {
                 let hi = dictionary.childEnd(in: lo..<terms.upperBound, depth: length)
                 if length < maximumLength && postingCount(lo..<hi, postings) >= threshold {
-                    let child = entries[lo..<hi] ?? make(lo..<hi, length: length + 1)
+                    let child = make(lo..<hi, length: length + 1)
                     entries[lo..<hi] = child
                     children.append(child)
                 } else {
