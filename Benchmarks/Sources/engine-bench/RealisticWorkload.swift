@@ -50,7 +50,6 @@ func runRealistic(_ arguments: [String]) throws {
         }
     }
     latencies.sort()
-    func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-    print(String(format: "engine alone: keystroke p50 %.2f ms, p99 %.2f ms over %d searches", percentile(0.5), percentile(0.99),
-                 latencies.count))
+    print(String(format: "engine alone: keystroke p50 %.2f ms, p99 %.2f ms over %d searches", percentile(0.5, latencies),
+                 percentile(0.99, latencies), latencies.count))
 }
