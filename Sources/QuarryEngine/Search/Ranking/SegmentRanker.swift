@@ -81,9 +81,9 @@ struct SegmentRanker {
         // breaks no tie on the ordinal.) Postings are in ordinal order, which the scan below relies on.
         let exactFirst = words.count == 1 && !lazyProximity && exactTerm != nil
         // Otherwise only a document whose postings hold the exact term can gain it.
-        let exactDocuments = exactFirst ? nil : exactTerm.map { _ in
+        let exactDocuments = exactFirst ? nil : exactTerm.map { term in
             var documents = Bitset(capacity: segment.count)
-            if let exactTerm { postings.forEach(exactTerm) { d, _ in documents.insert(d) } }
+            postings.forEach(term) { d, _ in documents.insert(d) }
             return documents
         }
         var revisit = Set<Int>()
@@ -121,7 +121,7 @@ struct SegmentRanker {
             if top.isFull && boundKey >= worst { return }
         }
         // The scan skips what the early pass visited, found by walking the exact postings beside it.
-        var nextExact = exactTerm.map { PostingCursor(postings, term: $0) }
+        var nextExact = exactFirst ? exactTerm.map { PostingCursor(postings, term: $0) } : nil
         var exactLeft = nextExact?.advance() ?? false
         candidates.forEach(dead: dead) { ordinal in
             if exactFirst {
