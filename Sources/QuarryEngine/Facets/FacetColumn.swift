@@ -12,8 +12,8 @@ struct FacetColumn: Sendable {
     /// Value id → 1 when some record held it as a JSON number (these feed `facets_stats`).
     let numericFlags: [UInt8]
     /// `starts[d]..<starts[d + 1]` index `ids` for ordinal `d`.
-    let starts: [UInt32]
-    let ids: [UInt32]
+    let starts: StoredArray<UInt32>
+    let ids: StoredArray<UInt32>
 
     /// Lower-cased text → value ids (facet filters compare ignoring case).
     let folded: [String: [UInt32]]
@@ -39,7 +39,7 @@ struct FacetColumn: Sendable {
     /// Bitset bytes a column may spend on `valueBits`.
     static let bitsetBudget = 16 << 20
 
-    init(name: String, values: [String], numericFlags: [UInt8], starts: [UInt32], ids: [UInt32]) {
+    init(name: String, values: [String], numericFlags: [UInt8], starts: StoredArray<UInt32>, ids: StoredArray<UInt32>) {
         self.name = name
         self.values = values
         self.numericFlags = numericFlags

@@ -5,8 +5,8 @@
 struct NumericColumn: Sendable {
     let path: String
     /// Empty when single-valued: `values[d]` is document `d`'s number.
-    let starts: [UInt32]
-    let values: [Double]
+    let starts: StoredArray<UInt32>
+    let values: StoredArray<Double>
 
     var isSingleValued: Bool { starts.isEmpty }
 
@@ -22,11 +22,11 @@ struct NumericColumn: Sendable {
 
 /// Each document's `_geoloc` points: `starts[d]..<starts[d + 1]` index its coordinates.
 struct GeoColumn: Sendable {
-    let starts: [UInt32]
-    let latitudes: [Double]
-    let longitudes: [Double]
+    let starts: StoredArray<UInt32>
+    let latitudes: StoredArray<Double>
+    let longitudes: StoredArray<Double>
 
-    static let empty = GeoColumn(starts: [], latitudes: [], longitudes: [])
+    static let empty = GeoColumn(starts: StoredArray(), latitudes: StoredArray(), longitudes: StoredArray())
 
     func points(of d: Int) -> Range<Int> { d + 1 < starts.count ? Int(starts[d])..<Int(starts[d + 1]) : 0..<0 }
 

@@ -31,8 +31,8 @@ extension SegmentFacets {
             let name = try readStrings(&reader).first ?? ""
             let values = try readStrings(&reader)
             let flags = try reader.readArray(of: UInt8.self)
-            let starts = try reader.readArray(of: UInt32.self)
-            let ids = try reader.readArray(of: UInt32.self)
+            let starts = try reader.readStored(of: UInt32.self)
+            let ids = try reader.readStored(of: UInt32.self)
             guard flags.count == values.count, starts.count == n + 1, starts.last.map({ Int($0) == ids.count }) ?? false,
                   zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), ids.allSatisfy({ Int($0) < values.count })
             else { throw .corrupt("inconsistent facet column '\(name)'") }
@@ -41,16 +41,16 @@ extension SegmentFacets {
         let numericCount = try reader.readInt(max: 1 << 16)
         for _ in 0..<numericCount {
             let path = try readStrings(&reader).first ?? ""
-            let starts = try reader.readArray(of: UInt32.self)
-            let values = try reader.readArray(of: Double.self)
+            let starts = try reader.readStored(of: UInt32.self)
+            let values = try reader.readStored(of: Double.self)
             let valid = starts.isEmpty ? values.count == n
                 : starts.count == n + 1 && starts.last.map({ Int($0) == values.count }) ?? false
                     && zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
             guard valid else { throw .corrupt("inconsistent numeric column '\(path)'") }
             facets.numeric.append(NumericColumn(path: path, starts: starts, values: values))
         }
-        let starts = try reader.readArray(of: UInt32.self)
-        let latitudes = try reader.readArray(of: Double.self), longitudes = try reader.readArray(of: Double.self)
+        let starts = try reader.readStored(of: UInt32.self)
+        let latitudes = try reader.readStored(of: Double.self), longitudes = try reader.readStored(of: Double.self)
         guard starts.count == n + 1, starts.first == 0, starts.last.map({ Int($0) == latitudes.count }) ?? false,
               longitudes.count == latitudes.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
         else { throw .corrupt("inconsistent geo columns") }

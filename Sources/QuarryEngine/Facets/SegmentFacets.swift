@@ -156,7 +156,7 @@ struct SegmentFacetsBuilder {
                 ids.append(contentsOf: built.ids[Int(built.starts[old])..<Int(built.starts[old + 1])])
                 starts[ordinal + 1] = UInt32(ids.count)
             }
-            result.columns.append(FacetColumn(name: name, values: built.values, numericFlags: built.flags, starts: starts, ids: ids))
+            result.columns.append(FacetColumn(name: name, values: built.values, numericFlags: built.flags, starts: StoredArray(starts), ids: StoredArray(ids)))
         }
         var inverse = [Int](repeating: 0, count: permutation.count)
         for (ordinal, old) in permutation.enumerated() { inverse[old] = ordinal }
@@ -172,7 +172,7 @@ struct SegmentFacetsBuilder {
             lng.append(contentsOf: longitudes[range])
             starts.append(UInt32(lat.count))
         }
-        result.geo = GeoColumn(starts: starts, latitudes: lat, longitudes: lng)
+        result.geo = GeoColumn(starts: StoredArray(starts), latitudes: StoredArray(lat), longitudes: StoredArray(lng))
         return result
     }
 
@@ -183,7 +183,7 @@ struct SegmentFacetsBuilder {
         if perDocument.allSatisfy({ $0 <= 1 }) {
             var values = [Double](repeating: .nan, count: n)
             for (d, v) in zip(built.documents, built.values) { values[inverse[Int(d)]] = v }
-            return NumericColumn(path: path, starts: [], values: values)
+            return NumericColumn(path: path, starts: StoredArray(), values: StoredArray(values))
         }
         var starts = [UInt32](repeating: 0, count: n + 1)
         for ordinal in 0..<n { starts[ordinal + 1] = starts[ordinal] + perDocument[permutation[ordinal]] }
@@ -194,6 +194,6 @@ struct SegmentFacetsBuilder {
             values[Int(cursor[ordinal])] = v
             cursor[ordinal] += 1
         }
-        return NumericColumn(path: path, starts: starts, values: values)
+        return NumericColumn(path: path, starts: StoredArray(starts), values: StoredArray(values))
     }
 }

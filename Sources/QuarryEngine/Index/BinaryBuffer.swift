@@ -17,6 +17,12 @@ struct BinaryWriter {
         while bytes.count % 8 != 0 { bytes.append(0) }
     }
 
+    mutating func write<T>(array: StoredArray<T>) {
+        write(UInt64(array.count))
+        array.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        while bytes.count % 8 != 0 { bytes.append(0) }
+    }
+
     mutating func patch(_ value: UInt64, at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for i in 0..<8 { bytes[offset + i] = raw[i] }
@@ -27,10 +33,13 @@ struct BinaryWriter {
 struct BinaryReader {
     let bytes: UnsafeRawBufferPointer
     private(set) var offset: Int
+    /// The mapping `bytes` lie in, if any: `readStored` then leaves arrays in place.
+    let mapping: FileMapping?
 
-    init(_ bytes: UnsafeRawBufferPointer, offset: Int) {
+    init(_ bytes: UnsafeRawBufferPointer, offset: Int, mapping: FileMapping? = nil) {
         self.bytes = bytes
         self.offset = offset
+        self.mapping = mapping
     }
 
     mutating func read() throws(DerivedIndexError) -> UInt64 {
@@ -59,6 +68,21 @@ struct BinaryReader {
         }
         offset += (length + 7) & ~7
         return result
+    }
+
+    /// An array like `readArray`'s, left in place when the reader reads a mapping (then 8-aligned,
+    /// as every array in the file starts on an 8-byte boundary and a mapping on a page).
+    mutating func readStored<T: BitwiseCopyable>(of type: T.Type) throws(DerivedIndexError) -> StoredArray<T> {
+        guard let mapping, let base = bytes.baseAddress, let mapped = mapping.raw.baseAddress,
+              base >= mapped, base + bytes.count <= mapped + mapping.raw.count
+        else { return StoredArray(try readArray(of: T.self)) }
+        let count = try readInt(max: bytes.count)
+        let length = count * MemoryLayout<T>.stride
+        guard offset + length <= bytes.count else { throw .corrupt("array of \(count) overruns the file at byte \(offset)") }
+        let start = (base - mapped) + offset
+        guard start % MemoryLayout<T>.alignment == 0 else { throw .corrupt("misaligned array at byte \(offset)") }
+        offset += (length + 7) & ~7
+        return StoredArray(mapping: mapping, offset: start, count: count)
     }
 }
 

@@ -9,12 +9,12 @@ struct DocumentPositions: Sendable {
     /// `starts[d]..<starts[d + 1]` are document `d`'s bytes.
     let starts: [UInt32]
     /// The packed tokens, then `TokenCoding.padding` zero bytes so a decoder may load 4 bytes anywhere.
-    let bytes: [UInt8]
+    let bytes: StoredArray<UInt8>
     /// Term id by code: codes are given in descending token frequency, so common words take one byte.
     let terms: [UInt32]
     let tokenCount: Int
 
-    init(starts: [UInt32], bytes: [UInt8], terms: [UInt32], tokenCount: Int) {
+    init(starts: [UInt32], bytes: StoredArray<UInt8>, terms: [UInt32], tokenCount: Int) {
         self.starts = starts
         self.bytes = bytes
         self.terms = terms
@@ -40,7 +40,7 @@ struct DocumentPositions: Sendable {
             starts[doc + 1] = UInt32(bytes.count)
         }
         bytes.append(contentsOf: repeatElement(0, count: TokenCoding.padding))
-        self.init(starts: starts, bytes: bytes, terms: byFrequency.map { UInt32($0) }, tokenCount: tokenTerms.count)
+        self.init(starts: starts, bytes: StoredArray(bytes), terms: byFrequency.map { UInt32($0) }, tokenCount: tokenTerms.count)
     }
 
     var documentCount: Int { starts.count - 1 }

@@ -1,6 +1,7 @@
 import QuarryJSON
 
-/// Where an index's memory goes: the bytes of each in-memory search structure, summed over its segments.
+/// Where an index's memory goes: the bytes of each in-memory search structure, summed over its segments,
+/// and apart from them the bytes read in place from its file.
 ///
 /// Counted from the structures' element counts (a hash table's entries at its load factor, a string's
 /// bytes past the 15 stored inline), so it is what the index holds, not what the allocator rounds it to.
@@ -12,6 +13,10 @@ public struct IndexMemory: Sendable, Equatable {
     /// Rows of `NeighborTables` kept, and the most that may be (a bound per segment).
     public var neighborRows: Int
     public var neighborRowLimit: Int
+    /// Bytes read in place from the index file (postings, token positions, numbers, sort keys, the id
+    /// lookup and facet values per document of opened segments): in
+    /// the kernel's page cache, resident in the daemon only as far as searches touch them.
+    public var mapped: Int
 
     public var total: Int { structures.reduce(0) { $0 + $1.bytes } }
 
@@ -20,13 +25,13 @@ public struct IndexMemory: Sendable, Equatable {
         for structure in structures { bytes[structure.name] = JSON(structure.bytes) }
         return [
             "total": JSON(total), "segments": JSON(segments), "structures": .object(bytes),
-            "neighborRows": JSON(neighborRows), "neighborRowLimit": JSON(neighborRowLimit),
+            "neighborRows": JSON(neighborRows), "neighborRowLimit": JSON(neighborRowLimit), "mapped": JSON(mapped),
         ]
     }
 
     public static func == (a: IndexMemory, b: IndexMemory) -> Bool {
         a.structures.elementsEqual(b.structures) { $0.name == $1.name && $0.bytes == $1.bytes }
-            && a.segments == b.segments && a.neighborRows == b.neighborRows && a.neighborRowLimit == b.neighborRowLimit
+            && a.segments == b.segments && a.neighborRows == b.neighborRows && a.neighborRowLimit == b.neighborRowLimit && a.mapped == b.mapped
     }
 }
 
@@ -34,8 +39,9 @@ extension SearchIndex {
     /// The breakdown of this index's memory (cheap: counts, no traversal of postings or tokens).
     public func memory() -> IndexMemory {
         var documents = 0, dictionary = 0, postings = 0, positions = 0, facets = 0, numbers = 0
-        var prefixes = 0, neighbors = 0, rows = 0
+        var prefixes = 0, neighbors = 0, rows = 0, mapped = 0
         for segment in segments {
+            mapped += segment.mappedBytes
             documents += MemorySize.array(segment.docIDs) + MemorySize.array(segment.sortValues)
                 + segment.sortRanks.reduce(0) { $0 + MemorySize.array($1) } + MemorySize.array(segment.lookup)
             dictionary += MemorySize.array(segment.dictionary.bytes) + MemorySize.array(segment.dictionary.offsets)
@@ -61,13 +67,28 @@ extension SearchIndex {
                 ("facets", facets), ("numbers", numbers), ("prefixSets", prefixes), ("neighborRows", neighbors),
                 ("deleted", deleted),
             ],
-            segments: segments.count, neighborRows: rows, neighborRowLimit: segments.count * NeighborTables.capacity)
+            segments: segments.count, neighborRows: rows, neighborRowLimit: segments.count * NeighborTables.capacity,
+            mapped: mapped)
+    }
+}
+
+extension Segment {
+    /// Bytes of this segment's arrays read in place from its file.
+    var mappedBytes: Int {
+        var bytes = sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
+        bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.values.mappedBytes }
+        bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes }
+        bytes += facets.geo.starts.mappedBytes + facets.geo.latitudes.mappedBytes + facets.geo.longitudes.mappedBytes
+        return bytes
     }
 }
 
 /// Byte counts of the containers the structures are made of.
 enum MemorySize {
     static func array<T>(_ array: [T]) -> Int { array.count * MemoryLayout<T>.stride }
+
+    /// Only what is on the heap: mapped elements are counted apart (`IndexMemory.mapped`).
+    static func array<T>(_ array: StoredArray<T>) -> Int { array.heapBytes }
 
     /// A string's heap bytes: none up to 15 UTF-8 bytes (stored inline), else its bytes and a header.
     static func string(_ string: String) -> Int {

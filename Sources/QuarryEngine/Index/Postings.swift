@@ -10,14 +10,14 @@ struct Postings: Sendable {
     let offsets: [UInt32]
     let starts: [UInt32]
     /// The postings, then `PrefixVarint.padding` zero bytes.
-    let bytes: [UInt8]
+    let bytes: StoredArray<UInt8>
     /// Score by code.
     let scoreValues: [UInt16]
     /// Per term, its lowest score with the typo flag cleared (`.max` when it has no posting): what
     /// `PrefixSets` bounds a prefix with before reading any posting.
     let lowestScores: [UInt16]
 
-    init(offsets: [UInt32], starts: [UInt32], bytes: [UInt8], scoreValues: [UInt16], lowestScores: [UInt16]) {
+    init(offsets: [UInt32], starts: [UInt32], bytes: StoredArray<UInt8>, scoreValues: [UInt16], lowestScores: [UInt16]) {
         self.offsets = offsets
         self.starts = starts
         self.bytes = bytes
@@ -60,7 +60,7 @@ struct Postings: Sendable {
             for i in p..<buffer.count { buffer[i] = 0 }
             initialized = buffer.count
         }
-        self.init(offsets: offsets, starts: starts, bytes: bytes, scoreValues: byFrequency.map { UInt16($0) },
+        self.init(offsets: offsets, starts: starts, bytes: StoredArray(bytes), scoreValues: byFrequency.map { UInt16($0) },
                   lowestScores: lowestScores)
     }
 

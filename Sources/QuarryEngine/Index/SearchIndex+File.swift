@@ -6,8 +6,10 @@ import Foundation
 /// length), the body (per segment its arrays, see `BinaryBuffer`), and a 16-byte footer (checksum of
 /// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
-/// Read in one go and copied into arrays, then checked whole (postings and token positions are packed
-/// bytes that searches decode unchecked) and the prefix sets derived, both on two threads (`decode`).
+/// Mapped, small arrays copied out and large ones (postings, token positions, numbers, sort keys, the
+/// id lookup, facet values per document) left in place (see `FileMapping`), then checked whole
+/// (searches decode postings and token positions unchecked) and the prefix sets derived, both on two
+/// threads (`decode`).
 /// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
     static let formatVersion: UInt32 = 8
@@ -65,14 +67,15 @@ extension SearchIndex {
     }
 
     public static func read(from path: String, settings: IndexSettings) throws -> (index: SearchIndex, generation: UInt64) {
-        // A Result rather than a typed-throws closure: Swift 6.3 crashes compiling the latter here.
-        let result = try AtomicFile.withMapped(path) { raw in
-            Result { () throws(DerivedIndexError) in try decode(raw, settings: settings) }
-        }
-        return try result.get()
+        let mapping = try FileMapping(path: path)
+        let opened = try decode(mapping.raw, mapping: mapping, settings: settings)
+        mapping.releaseResidentPages()
+        return opened
     }
 
-    private static func decode(_ raw: UnsafeRawBufferPointer, settings: IndexSettings) throws(DerivedIndexError)
+    /// Decodes a file image; with `mapping` (which holds `raw`), large arrays are read from it in
+    /// place rather than copied.
+    private static func decode(_ raw: UnsafeRawBufferPointer, mapping: FileMapping?, settings: IndexSettings) throws(DerivedIndexError)
         -> (index: SearchIndex, generation: UInt64)
     {
         guard raw.count >= headerSize + 16 else { throw .corrupt("file too short (\(raw.count) bytes)") }
@@ -99,7 +102,7 @@ extension SearchIndex {
         // A damaged file is reported as such, whatever it broke first.
         let segments: [(segment: Segment, dead: Bitset)]
         do throws(DerivedIndexError) {
-            segments = try readSegments(content)
+            segments = try readSegments(content, mapping: mapping)
         } catch {
             guard Checksum.of(content) == stored else { throw .corrupt("checksum mismatch") }
             throw error
@@ -124,26 +127,26 @@ extension SearchIndex {
         return (index, generation)
     }
 
-    /// Each segment's arrays, copied out of the file with their lengths checked.
-    private static func readSegments(_ content: UnsafeRawBufferPointer) throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)] {
-        var reader = BinaryReader(content, offset: headerSize)
+    /// Each segment's arrays, with their lengths checked: copied out of the file, or left in it (`readStored`).
+    private static func readSegments(_ content: UnsafeRawBufferPointer, mapping: FileMapping?) throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)] {
+        var reader = BinaryReader(content, offset: headerSize, mapping: mapping)
         let segmentCount = try reader.readInt(max: 1 << 20)
         var segments: [(segment: Segment, dead: Bitset)] = []
         for _ in 0..<segmentCount {
             let docIDs = try reader.readArray(of: DocID.self)
             let keyCount = try reader.readInt(max: 1024)
-            let sortValues = try reader.readArray(of: Double.self)
+            let sortValues = try reader.readStored(of: Double.self)
             let rankCount = try reader.readInt(max: 1024)
             var sortRanks: [[UInt32]] = []
             for _ in 0..<rankCount { sortRanks.append(try reader.readArray(of: UInt32.self)) }
             let dictionary = TermDictionary(bytes: try reader.readArray(of: UInt8.self), offsets: try reader.readArray(of: UInt32.self))
             let postings = Postings(offsets: try reader.readArray(of: UInt32.self), starts: try reader.readArray(of: UInt32.self),
-                                    bytes: try reader.readArray(of: UInt8.self), scoreValues: try reader.readArray(of: UInt16.self),
+                                    bytes: try reader.readStored(of: UInt8.self), scoreValues: try reader.readArray(of: UInt16.self),
                                     lowestScores: try reader.readArray(of: UInt16.self))
-            let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self), bytes: try reader.readArray(of: UInt8.self),
+            let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self), bytes: try reader.readStored(of: UInt8.self),
                                               terms: try reader.readArray(of: UInt32.self),
                                               tokenCount: try reader.readInt(max: content.count))
-            let lookup = try reader.readArray(of: UInt64.self)
+            let lookup = try reader.readStored(of: UInt64.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let facets = try SegmentFacets.read(from: &reader, documents: docIDs.count)
             let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,

@@ -7,7 +7,7 @@ struct Segment: Sendable {
     /// External id by ordinal.
     let docIDs: [DocID]
     /// `StaticOrder` values, `keyCount` per ordinal.
-    let sortValues: [Double]
+    let sortValues: StoredArray<Double>
     let keyCount: Int
     /// Per `asc`/`desc` ranking criterion: dense rank of each ordinal's value (0 best, missing last).
     let sortRanks: [[UInt32]]
@@ -15,7 +15,7 @@ struct Segment: Sendable {
     let postings: Postings
     let positions: DocumentPositions
     /// `docID << 32 | ordinal`, sorted: finds a document's ordinal without a hash map.
-    let lookup: [UInt64]
+    let lookup: StoredArray<UInt64>
     /// Values for filters, facets, distinct and geo.
     var facets: SegmentFacets = .empty
     /// Documents per short, frequent prefix (large segments only); derived, not stored.
@@ -36,7 +36,7 @@ struct Segment: Sendable {
         return Int(lookup[lo] & 0xFFFF_FFFF)
     }
 
-    func values(of ordinal: Int) -> ArraySlice<Double> {
+    func values(of ordinal: Int) -> Slice<StoredArray<Double>> {
         sortValues[ordinal * keyCount..<(ordinal + 1) * keyCount]
     }
 }

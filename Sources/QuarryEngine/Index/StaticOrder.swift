@@ -68,7 +68,7 @@ struct StaticOrder: Sendable {
     }
 
     /// Lexicographic comparison of two documents' value rows over `keys`.
-    func compare(_ a: ArraySlice<Double>, _ b: ArraySlice<Double>, keys range: Range<Int>) -> Int {
+    func compare<Row: RandomAccessCollection<Double>>(_ a: Row, _ b: Row, keys range: Range<Int>) -> Int where Row.Index == Int {
         for k in range {
             let c = compare(a[a.startIndex + k], b[b.startIndex + k], key: k)
             if c != 0 { return c }

@@ -71,7 +71,7 @@ final class DocumentPositionsTests: XCTestCase {
         let good = DocumentPositions(starts: input.starts, terms: input.terms, locations: input.locations, termCount: 3_000)
         XCTAssertTrue(good.isWellFormed(termCount: 3_000))
         XCTAssertFalse(good.isWellFormed(termCount: 10), "codes naming terms the dictionary lacks")
-        let truncated = DocumentPositions(starts: good.starts, bytes: Array(good.bytes.dropLast(TokenCoding.padding + 1)),
+        let truncated = DocumentPositions(starts: good.starts, bytes: StoredArray(good.bytes.array.dropLast(TokenCoding.padding + 1)),
                                           terms: good.terms, tokenCount: good.tokenCount)
         XCTAssertFalse(truncated.isWellFormed(termCount: 3_000), "bytes shorter than the starts say")
         var shifted = good.starts

@@ -63,7 +63,7 @@ final class PostingsTests: XCTestCase {
         if let t = starts.indices.dropFirst().dropLast().first(where: { starts[$0] > starts[$0 - 1] }) { starts[t] += 1 }
         XCTAssertFalse(Postings(offsets: good.offsets, starts: starts, bytes: good.bytes, scoreValues: good.scoreValues, lowestScores: good.lowestScores)
             .isWellFormed(documents: 10_000), "a term's bytes not ending where the next begins")
-        XCTAssertFalse(Postings(offsets: good.offsets, starts: good.starts, bytes: Array(good.bytes.dropLast()), scoreValues: good.scoreValues, lowestScores: good.lowestScores)
+        XCTAssertFalse(Postings(offsets: good.offsets, starts: good.starts, bytes: StoredArray(good.bytes.array.dropLast()), scoreValues: good.scoreValues, lowestScores: good.lowestScores)
             .isWellFormed(documents: 10_000), "missing padding")
         XCTAssertFalse(Postings(offsets: good.offsets, starts: good.starts, bytes: good.bytes, scoreValues: Array(good.scoreValues.prefix(3)), lowestScores: good.lowestScores)
             .isWellFormed(documents: 10_000), "score codes past the table")

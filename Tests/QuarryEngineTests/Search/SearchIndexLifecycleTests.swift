@@ -95,6 +95,29 @@ final class SearchIndexLifecycleTests: XCTestCase {
         try assertSameAnswers(index, loaded, records: records + [(DocID(500), record(500))])
     }
 
+    func testReopenedSegmentsReadTheirLargeArraysFromTheFileEvenOnceItIsReplaced() throws {
+        let records = (0..<300).map { (DocID($0), record($0)) }
+        let index = SearchIndex.build(settings: settings, records: records)
+        let path = temporaryPath()
+        try index.write(to: path, generation: 7)
+        let (loaded, _) = try SearchIndex.read(from: path, settings: settings)
+        let segment = try XCTUnwrap(loaded.segments.first)
+        XCTAssertTrue(segment.postings.bytes.isMapped && segment.positions.bytes.isMapped)
+        XCTAssertEqual(segment.postings.bytes.array, index.segments[0].postings.bytes.array)
+        let memory = loaded.memory()
+        XCTAssertEqual(memory.mapped, segment.mappedBytes)
+        XCTAssertGreaterThan(memory.mapped, segment.postings.bytes.count + segment.positions.bytes.count + segment.lookup.count * 8)
+        XCTAssertFalse(segment.facets.numeric.isEmpty)
+        XCTAssertTrue(segment.sortValues.isMapped && segment.facets.numeric.allSatisfy { $0.values.isMapped })
+        XCTAssertLessThan(memory.total, index.memory().total - memory.mapped / 2, "mapped bytes are not counted as heap")
+        // Saving replaces the file by rename and deleting an index unlinks it: the mapping keeps the old bytes.
+        let other = SearchIndex.build(settings: settings, records: (0..<40).map { (DocID($0), record($0, generation: 3)) })
+        try other.write(to: path, generation: 8)
+        try assertSameAnswers(index, loaded, records: records)
+        try FileManager.default.removeItem(atPath: path)
+        try assertSameAnswers(index, loaded, records: records)
+    }
+
     func testDamagedFilesAreRefused() throws {
         let index = SearchIndex.build(settings: settings, records: (0..<50).map { (DocID($0), record($0)) })
         let path = temporaryPath()

@@ -1,0 +1,70 @@
+/// A read-only array of plain values that a segment keeps: built in memory, or read in place from
+/// the index file the segment was opened from (see `FileMapping`).
+///
+/// In place, only the pages searches touch are resident, and the kernel may drop them under pressure:
+/// a catalogue's numbers, sort keys and id lookup are read by few searches, and its postings and
+/// token positions a part at a time.
+struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked Sendable {
+    /// Keeps `buffer` valid; nothing writes through `buffer` once made, which is what makes sharing it safe.
+    private let owner: AnyObject?
+    let buffer: UnsafeBufferPointer<Element>
+    /// Whether the elements are read from a file rather than held on the heap.
+    let isMapped: Bool
+
+    init() {
+        owner = nil
+        buffer = UnsafeBufferPointer(start: nil, count: 0)
+        isMapped = false
+    }
+
+    init<S: Collection>(_ elements: S) where S.Element == Element {
+        let heap = HeapElements<Element>(elements)
+        owner = heap
+        buffer = UnsafeBufferPointer(heap.buffer)
+        isMapped = false
+    }
+
+    /// `count` elements at byte `offset` of `mapping`, which the caller has checked lie inside it, aligned.
+    init(mapping: FileMapping, offset: Int, count: Int) {
+        owner = mapping
+        let base = mapping.raw.baseAddress.map { ($0 + offset).assumingMemoryBound(to: Element.self) }
+        buffer = UnsafeBufferPointer(start: count == 0 ? nil : base, count: count)
+        isMapped = true
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { buffer.count }
+
+    @inline(__always)
+    subscript(position: Int) -> Element { buffer[position] }
+
+    @inline(__always)
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(owner) { try body(buffer) }
+    }
+
+    @inline(__always)
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(owner) { try body(UnsafeRawBufferPointer(buffer)) }
+    }
+
+    /// Bytes held on the heap (none when mapped).
+    var heapBytes: Int { isMapped ? 0 : buffer.count * MemoryLayout<Element>.stride }
+    /// Bytes read in place from a file (none when on the heap).
+    var mappedBytes: Int { isMapped ? buffer.count * MemoryLayout<Element>.stride : 0 }
+
+    /// A copy as an array (tests, and tools that edit elements).
+    var array: [Element] { [Element](buffer) }
+}
+
+/// The heap block a built `StoredArray` reads from, freed with the last array that shares it.
+private final class HeapElements<Element: BitwiseCopyable> {
+    let buffer: UnsafeMutableBufferPointer<Element>
+
+    init<S: Collection>(_ elements: S) where S.Element == Element {
+        buffer = UnsafeMutableBufferPointer.allocate(capacity: elements.count)
+        _ = buffer.initialize(from: elements)
+    }
+
+    deinit { buffer.deallocate() }
+}
