@@ -5,19 +5,20 @@
 /// For each such prefix with many postings the segment keeps one bitset of its documents (n/8 bytes),
 /// so `Candidates` intersects with one bit test per survivor and leaves that word's attribute and
 /// exactness to the ranker, which reads them from tokens only for documents that can reach the page.
-/// Built from postings when a segment is made or read (not stored), only for large segments.
+/// Built from postings when a segment is made, only for large segments; saved with it, and read in
+/// place when it is opened, so only the sets of prefixes someone types are resident.
 struct PrefixSets: Sendable {
     struct Entry: Sendable {
         /// Documents with at least one posting in the prefix's terms.
-        let documents: Bitset
+        let documents: StoredBitset
         /// The lowest `AttributeScore` (flag cleared) of any of those postings: a bound for ranking.
         let lowestScore: UInt16
         /// Documents with a posting in the best attribute rank any posting has; the others score at
         /// least `otherScore`, which keeps ranking's bound tight for most documents.
-        let prime: Bitset
+        let prime: StoredBitset
         let otherScore: UInt16
         /// Documents scoring exactly `lowestScore`; the rest of `prime` scores at least one more (a later position).
-        let best: Bitset
+        let best: StoredBitset
 
         /// No document `d` scores better on the prefix than this.
         @inline(__always)
@@ -117,7 +118,7 @@ struct PrefixSets: Sendable {
         let bestRank = AttributeScore.rank(lowest)
         var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words, best = words
         var other = UInt16.max
-        func union(_ target: inout [UInt64], _ source: Bitset) {
+        func union(_ target: inout [UInt64], _ source: StoredBitset) {
             target.withUnsafeMutableBufferPointer { target in
                 for (i, word) in source.words.prefix(target.count).enumerated() { target[i] |= word }
             }
@@ -157,7 +158,7 @@ struct PrefixSets: Sendable {
                 }
             }
         }
-        return Entry(documents: Bitset(words: words), lowestScore: lowest, prime: Bitset(words: prime), otherScore: other,
-                     best: Bitset(words: best))
+        return Entry(documents: StoredBitset(words: words), lowestScore: lowest, prime: StoredBitset(words: prime), otherScore: other,
+                     best: StoredBitset(words: best))
     }
 }

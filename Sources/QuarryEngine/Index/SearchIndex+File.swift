@@ -7,12 +7,12 @@ import Foundation
 /// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
 /// Mapped, small arrays copied out and large ones (postings, token positions, numbers, sort keys, the
-/// id lookup, facet values per document) left in place (see `FileMapping`), then checked whole
-/// (searches decode postings and token positions unchecked) and the prefix sets derived, both on two
-/// threads (`decode`).
+/// id lookup, facet values per document, prefix sets) left in place (see `FileMapping`), then checked
+/// whole on two threads (searches decode postings and token positions unchecked; `decode`).
+/// Prefix sets are saved too: rebuilding them would decode every posting.
 /// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 8
+    static let formatVersion: UInt32 = 9
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40
@@ -51,6 +51,7 @@ extension SearchIndex {
             writer.write(array: segment.lookup)
             writer.write(array: deadSet.words)
             segment.facets.write(to: &writer)
+            segment.prefixSets.write(to: &writer)
         }
         writer.patch(UInt64(writer.bytes.count - Self.headerSize), at: 32)
         let checksum = writer.bytes.withUnsafeBytes { Checksum.of($0) }
@@ -62,7 +63,7 @@ extension SearchIndex {
     private var estimatedFileSize: Int {
         segments.reduce(64) { total, s in
             total + s.docIDs.count * 4 + s.sortValues.count * 8 + s.dictionary.bytes.count + s.dictionary.offsets.count * 4
-                + s.postings.offsets.count * 8 + s.postings.bytes.count + s.postings.scoreValues.count * 2 + s.postings.lowestScores.count * 2 + s.positions.bytes.count + s.positions.terms.count * 4 + s.lookup.count * 8 + 256
+                + s.postings.offsets.count * 8 + s.postings.bytes.count + s.postings.scoreValues.count * 2 + s.postings.lowestScores.count * 2 + s.positions.bytes.count + s.positions.terms.count * 4 + s.lookup.count * 8 + s.prefixSets.entries.count * 3 * ((s.count + 63) / 8) + 256
         }
     }
 
@@ -97,8 +98,7 @@ extension SearchIndex {
         guard try footer.read() == footerMagic else { throw .corrupt("bad footer") }
         guard fingerprint == Self.fingerprint(settings) else { throw .settingsMismatch }
         // Reading the arrays checks every bound; the rest runs on two threads: the checksum and the token
-        // positions on one, the other structures (postings above all) on the other; then the prefix sets,
-        // which read postings unchecked and so only once they passed (on two threads of their own).
+        // positions on one, the other structures (postings above all) on the other.
         // A damaged file is reported as such, whatever it broke first.
         let segments: [(segment: Segment, dead: Bitset)]
         do throws(DerivedIndexError) {
@@ -117,13 +117,8 @@ extension SearchIndex {
         guard checked.checksum else { throw .corrupt("checksum mismatch") }
         guard checked.positions else { throw .corrupt("inconsistent token positions") }
         guard consistent else { throw .corrupt("inconsistent segment structure") }
-        let built = segments.map { part in
-            var segment = part.segment
-            segment.prefixSets = PrefixSets(dictionary: segment.dictionary, postings: segment.postings, documents: segment.count)
-            return segment
-        }
         let layout = SearchableLayout(settings: settings), order = StaticOrder(settings: settings)
-        let index = SearchIndex(settings: settings, layout: layout, order: order, segments: built, dead: segments.map(\.dead))
+        let index = SearchIndex(settings: settings, layout: layout, order: order, segments: segments.map(\.segment), dead: segments.map(\.dead))
         return (index, generation)
     }
 
@@ -149,9 +144,11 @@ extension SearchIndex {
             let lookup = try reader.readStored(of: UInt64.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let facets = try SegmentFacets.read(from: &reader, documents: docIDs.count)
-            let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
+            let prefixSets = try PrefixSets.read(from: &reader, documents: docIDs.count, termCount: max(dictionary.count, 0))
+            var segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
                                   dictionary: dictionary, postings: postings, positions: positions, lookup: lookup,
                                   facets: facets)
+            segment.prefixSets = prefixSets
             segments.append((segment, deadSet))
         }
         return segments

@@ -275,7 +275,7 @@ struct Candidates {
         }
 
         /// Stamps 1 on every document of `set`; returns how many.
-        func stampAll(_ set: Bitset, count n: Int) -> Int {
+        func stampAll(_ set: StoredBitset, count n: Int) -> Int {
             var stamped = 0
             for (i, word) in set.words.enumerated() {
                 var bits = word

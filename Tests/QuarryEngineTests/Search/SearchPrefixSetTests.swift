@@ -41,6 +41,28 @@ final class SearchPrefixSetTests: XCTestCase {
         }
     }
 
+    func testPrefixSetsAreSavedAndReadBackInPlace() throws {
+        let (index, segment) = try makeSegment(seed: 4)
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/index.qsi"
+        try index.write(to: path, generation: 1)
+        let (loaded, _) = try SearchIndex.read(from: path, settings: index.settings)
+        let read = try XCTUnwrap(loaded.segments.first).prefixSets
+        XCTAssertEqual(Set(read.entries.keys), Set(segment.prefixSets.entries.keys))
+        for (terms, entry) in segment.prefixSets.entries {
+            let other = try XCTUnwrap(read.entries[terms])
+            XCTAssertTrue(other.documents.words.isMapped)
+            XCTAssertEqual(other.documents.words.array, entry.documents.words.array)
+            XCTAssertEqual(other.prime.words.array, entry.prime.words.array)
+            XCTAssertEqual(other.best.words.array, entry.best.words.array)
+            XCTAssertEqual(other.lowestScore, entry.lowestScore)
+            XCTAssertEqual(other.otherScore, entry.otherScore)
+        }
+        let page = try SearchParameters(json: ["query": "al be", "hitsPerPage": 0], settings: index.settings)
+        let source = InMemoryRecords([])
+        XCTAssertEqual(try loaded.search(page, records: source).nbHits, try index.search(page, records: source).nbHits)
+    }
+
     func testDeferredPrefixRanksLikeTheGeneralPath() throws {
         var random = SplitMix(state: 11)
         var deferredQueries = 0, compared = 0
