@@ -305,7 +305,7 @@ def run(args):
     other = q_rss - q_memory["total"] / (1 << 20)
     print(f"| everything else (allocator slack, SQLite page caches, stacks, the binary) | {other:.1f} | {other / q_rss:.0%} |")
     mapped = q_memory.get("mapped", 0) / (1 << 20)
-    print(f"\nRead in place from the index file (postings and positions, not in the table): {mapped:.1f} MiB, "
+    print(f"\nRead in place from the index file (not in the table above): {mapped:.1f} MiB, "
           f"of which the process has {q_rss_parts[1]:.1f} MiB of file pages resident (the binary's and libraries' included)")
     print(f"{q_memory['segments']} segment(s); neighbour rows kept: {q_memory['neighborRows']:,} of at most "
           f"{q_memory['neighborRowLimit']:,}")

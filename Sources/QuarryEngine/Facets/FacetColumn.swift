@@ -23,7 +23,8 @@ struct FacetColumn: Sendable {
     let numbers: [Double]
     /// `valueStarts[v]..<valueStarts[v + 1]` index `valueDocs` for value `v`.
     let valueStarts: [UInt32]
-    let valueDocs: [UInt32]
+    /// Only filters read these, so an opened segment leaves them in its file (`StoredArray`).
+    let valueDocs: StoredArray<UInt32>
     /// Every document holds at most one value: counting can skip the CSR indirection.
     let isSingleValued: Bool
     /// Value id → its place among the values in code-point order (ties of counts break on it).
@@ -39,7 +40,9 @@ struct FacetColumn: Sendable {
     /// Bitset bytes a column may spend on `valueBits`.
     static let bitsetBudget = 16 << 20
 
-    init(name: String, values: [String], numericFlags: [UInt8], starts: StoredArray<UInt32>, ids: StoredArray<UInt32>) {
+    /// `valueStarts`/`valueDocs` when saved with the column (else derived from `starts`/`ids`), checked by the caller.
+    init(name: String, values: [String], numericFlags: [UInt8], starts: StoredArray<UInt32>, ids: StoredArray<UInt32>,
+         valueStarts savedStarts: [UInt32]? = nil, valueDocs savedDocs: StoredArray<UInt32>? = nil) {
         self.name = name
         self.values = values
         self.numericFlags = numericFlags
@@ -55,24 +58,27 @@ struct FacetColumn: Sendable {
         self.folded = folded
         self.exact = exact
         self.numbers = numbers
-        var valueStarts = [UInt32](repeating: 0, count: values.count + 1)
-        for id in ids { valueStarts[Int(id) + 1] += 1 }
-        for v in 0..<values.count { valueStarts[v + 1] += valueStarts[v] }
-        var cursor = valueStarts
-        var valueDocs = [UInt32](repeating: 0, count: ids.count)
-        var single = true
         let documents = max(starts.count - 1, 0)
-        for d in 0..<documents {
-            let range = Int(starts[d])..<Int(starts[d + 1])
-            if range.count > 1 { single = false }
-            for i in range {
-                let v = Int(ids[i])
-                valueDocs[Int(cursor[v])] = UInt32(d)
-                cursor[v] += 1
+        let single = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
+        if let savedStarts, let savedDocs {
+            valueStarts = savedStarts
+            valueDocs = savedDocs
+        } else {
+            var valueStarts = [UInt32](repeating: 0, count: values.count + 1)
+            for id in ids { valueStarts[Int(id) + 1] += 1 }
+            for v in 0..<values.count { valueStarts[v + 1] += valueStarts[v] }
+            var cursor = valueStarts
+            var valueDocs = [UInt32](repeating: 0, count: ids.count)
+            for d in 0..<documents {
+                for i in Int(starts[d])..<Int(starts[d + 1]) {
+                    let v = Int(ids[i])
+                    valueDocs[Int(cursor[v])] = UInt32(d)
+                    cursor[v] += 1
+                }
             }
+            self.valueStarts = valueStarts
+            self.valueDocs = StoredArray(valueDocs)
         }
-        self.valueStarts = valueStarts
-        self.valueDocs = valueDocs
         isSingleValued = single
         var singles: [UInt32] = []
         if single {

@@ -1,8 +1,8 @@
 /// How a segment's facet values are saved in the derived file, after its search structures.
 ///
 /// Per text column: name, value texts (UTF-8 bytes and offsets), numeric flags, document starts and
-/// value ids. Per numeric column: path, starts (empty when single-valued), values. Then the geo
-/// points: starts per document, latitudes, longitudes. The lookups and per-value postings are rebuilt on reading.
+/// value ids, then value starts and documents (what filters read). Per numeric column: path, starts (empty when single-valued), values. Then the geo
+/// points: starts per document, latitudes, longitudes. The lookups are rebuilt on reading.
 extension SegmentFacets {
     func write(to writer: inout BinaryWriter) {
         writer.write(UInt64(columns.count))
@@ -12,6 +12,8 @@ extension SegmentFacets {
             writer.write(array: column.numericFlags)
             writer.write(array: column.starts)
             writer.write(array: column.ids)
+            writer.write(array: column.valueStarts)
+            writer.write(array: column.valueDocs)
         }
         writer.write(UInt64(numeric.count))
         for column in numeric {
@@ -33,10 +35,15 @@ extension SegmentFacets {
             let flags = try reader.readArray(of: UInt8.self)
             let starts = try reader.readStored(of: UInt32.self)
             let ids = try reader.readStored(of: UInt32.self)
+            let valueStarts = try reader.readArray(of: UInt32.self), valueDocs = try reader.readStored(of: UInt32.self)
             guard flags.count == values.count, starts.count == n + 1, starts.last.map({ Int($0) == ids.count }) ?? false,
-                  zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), ids.allSatisfy({ Int($0) < values.count })
+                  zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), ids.allSatisfy({ Int($0) < values.count }),
+                  valueStarts.count == values.count + 1, valueStarts.first == 0, valueStarts.last.map({ Int($0) == ids.count }) ?? false,
+                  zip(valueStarts, valueStarts.dropFirst()).allSatisfy({ $0 <= $1 }), valueDocs.count == ids.count,
+                  valueDocs.allSatisfy({ Int($0) < n })
             else { throw .corrupt("inconsistent facet column '\(name)'") }
-            facets.columns.append(FacetColumn(name: name, values: values, numericFlags: flags, starts: starts, ids: ids))
+            facets.columns.append(FacetColumn(name: name, values: values, numericFlags: flags, starts: starts, ids: ids,
+                                              valueStarts: valueStarts, valueDocs: valueDocs))
         }
         let numericCount = try reader.readInt(max: 1 << 16)
         for _ in 0..<numericCount {

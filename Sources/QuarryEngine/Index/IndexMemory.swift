@@ -14,7 +14,7 @@ public struct IndexMemory: Sendable, Equatable {
     public var neighborRows: Int
     public var neighborRowLimit: Int
     /// Bytes read in place from the index file (postings, token positions, numbers, sort keys, the id
-    /// lookup, facet values per document and prefix sets of opened segments): in
+    /// lookup, facet values and prefix sets of opened segments): in
     /// the kernel's page cache, resident in the daemon only as far as searches touch them.
     public var mapped: Int
 
@@ -77,7 +77,7 @@ extension Segment {
     var mappedBytes: Int {
         var bytes = sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
         bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.values.mappedBytes }
-        bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes }
+        bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.valueDocs.mappedBytes }
         bytes += prefixSets.entries.values.reduce(0) { $0 + $1.documents.mappedBytes + $1.prime.mappedBytes + $1.best.mappedBytes }
         bytes += facets.geo.starts.mappedBytes + facets.geo.latitudes.mappedBytes + facets.geo.longitudes.mappedBytes
         return bytes

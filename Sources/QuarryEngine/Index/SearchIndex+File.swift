@@ -7,12 +7,12 @@ import Foundation
 /// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
 /// Mapped, small arrays copied out and large ones (postings, token positions, numbers, sort keys, the
-/// id lookup, facet values per document, prefix sets) left in place (see `FileMapping`), then checked
+/// id lookup, facet values per document and documents per value, prefix sets) left in place (see `FileMapping`), then checked
 /// whole on two threads (searches decode postings and token positions unchecked; `decode`).
 /// Prefix sets are saved too: rebuilding them would decode every posting.
 /// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 9
+    static let formatVersion: UInt32 = 10
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40

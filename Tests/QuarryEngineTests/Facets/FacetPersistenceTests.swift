@@ -16,6 +16,15 @@ final class FacetPersistenceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try updated.write(to: path, generation: 3)
         let reopened = try SearchIndex.read(from: path, settings: fixture.settings).index
+        // Filters read each value's documents in place from the file, and find what the built columns held.
+        for (old, new) in zip(updated.segments, reopened.segments) {
+            for (a, b) in zip(old.facets.columns, new.facets.columns) {
+                XCTAssertTrue(b.valueDocs.isMapped && b.ids.isMapped)
+                XCTAssertEqual(b.valueDocs.array, a.valueDocs.array, a.name)
+                XCTAssertEqual(b.valueStarts, a.valueStarts, a.name)
+                XCTAssertEqual(b.isSingleValued, a.isSingleValued, a.name)
+            }
+        }
         let parameters: JSONObject = ["facets": ["*"], "filters": "price < 45 AND NOT _tags:sale",
                                       "disjunctiveFilters": ["color": "color:red"]]
         let before = try XCTUnwrap(fixture.search("", parameters, index: updated))
