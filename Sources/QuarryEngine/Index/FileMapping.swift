@@ -41,11 +41,10 @@ final class FileMapping: @unchecked Sendable {
     /// cache and come back on the next touch, so the daemon holds only what searches read.
     func releaseResidentPages() {
         guard let base = raw.baseAddress else { return }
+        // A later fault maps the 64 KiB around the page it needs (the kernel's fault-around, which neither
+        // MADV_RANDOM nor MADV_NOHUGEPAGE turned off here): scattered reads of a few documents' tokens
+        // thus map most of the token positions within a few dozen keystrokes.
         _ = madvise(UnsafeMutableRawPointer(mutating: base), raw.count, MADV_DONTNEED)
-        // Searches read a few documents' tokens here and there: without these, a fault would also map
-        // the pages around it (fault-around), or the whole 2 MiB folio the page cache holds it in.
-        _ = madvise(UnsafeMutableRawPointer(mutating: base), raw.count, MADV_RANDOM)
-        _ = madvise(UnsafeMutableRawPointer(mutating: base), raw.count, MADV_NOHUGEPAGE)
     }
 
     deinit {
