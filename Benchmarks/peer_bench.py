@@ -302,11 +302,12 @@ def run(args):
     print("| structure | MiB | share of RSS |\n|---|---|---|")
     for name, size in sorted(q_memory["structures"].items(), key=lambda item: -item[1]):
         print(f"| {name} | {size / (1 << 20):.1f} | {size / (1 << 20) / q_rss:.0%} |")
-    other = q_rss - q_memory["total"] / (1 << 20)
-    print(f"| everything else (allocator slack, SQLite page caches, stacks, the binary) | {other:.1f} | {other / q_rss:.0%} |")
+    print(f"| mapped files' pages resident (the index file's, see below; the binary's and libraries') | "
+          f"{q_rss_parts[1]:.1f} | {q_rss_parts[1] / q_rss:.0%} |")
+    other = q_rss - q_memory["total"] / (1 << 20) - q_rss_parts[1]
+    print(f"| everything else on the heap (allocator slack, SQLite page caches, stacks) | {other:.1f} | {other / q_rss:.0%} |")
     mapped = q_memory.get("mapped", 0) / (1 << 20)
-    print(f"\nRead in place from the index file (not in the table above): {mapped:.1f} MiB, "
-          f"of which the process has {q_rss_parts[1]:.1f} MiB of file pages resident (the binary's and libraries' included)")
+    print(f"\nRead in place from the index file: {mapped:.1f} MiB, resident only as far as searches touched it")
     print(f"{q_memory['segments']} segment(s); neighbour rows kept: {q_memory['neighborRows']:,} of at most "
           f"{q_memory['neighborRowLimit']:,}")
     slowest = sorted(zip(q_warm, [t for _ in range(args.passes) for t in typed]), reverse=True)[:5]
