@@ -117,6 +117,27 @@ final class EngineIndex: Sendable {
         }
     }
 
+    /// Swaps in the view just saved to `path`, read back from it, unless a
+    /// write or compaction replaced the view meanwhile. Writes and merges build
+    /// segments on the heap; read from the file, their large arrays live in the
+    /// page cache and only what searches touch is resident (see `FileMapping`),
+    /// and the file the old segments still mapped is freed with them.
+    private func serveFromFile(_ key: String?, _ snapshot: EngineIndexSnapshot, path: String, log: @Sendable (String) -> Void) {
+        let reopened: SearchIndex
+        do {
+            reopened = try SearchIndex.read(from: path, settings: snapshot.settings).index
+        } catch {
+            log("index '\(name)': a search index file just saved could not be read back (\(error)); serving the one in memory")
+            return
+        }
+        current.withLock { views in
+            guard let view = views.view(key), view.generation == snapshot.generation, view.index === snapshot.index else { return }
+            var updated = view
+            updated.index = reopened
+            if let key { views.replicas[key] = updated } else { views.primary = updated }
+        }
+    }
+
     /// Saves the views after `delay` seconds (or twice the last save's time)
     /// on `queue`, once per burst of writes.
     func schedulePersist(on queue: DispatchQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
@@ -131,9 +152,10 @@ final class EngineIndex: Sendable {
         }
     }
 
-    /// Writes each view's file that is behind. Runs on the engine's
-    /// persistence queue only, so two writers never race on a file.
-    func persistNow(log: @Sendable (String) -> Void) {
+    /// Writes each view's file that is behind, then (with `serveFromFile`)
+    /// serves each saved view from its file. Runs on the engine's persistence
+    /// queue only, so two writers never race on a file.
+    func persistNow(serveFromFile: Bool = true, log: @Sendable (String) -> Void) {
         compactIfNeeded()
         let views = self.views
         var due: [(key: String, snapshot: EngineIndexSnapshot)] = [("", views.primary)]
@@ -151,8 +173,10 @@ final class EngineIndex: Sendable {
         }
         for (key, snapshot) in due {
             do {
-                try EngineDerivedFile.write(snapshot, to: folder.derivedPath(replica: key.isEmpty ? nil : key))
+                let path = folder.derivedPath(replica: key.isEmpty ? nil : key)
+                try EngineDerivedFile.write(snapshot, to: path)
                 persisted.withLock { $0.generations[key] = snapshot.generation }
+                if serveFromFile { self.serveFromFile(key.isEmpty ? nil : key, snapshot, path: path, log: log) }
             } catch {
                 log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")
             }

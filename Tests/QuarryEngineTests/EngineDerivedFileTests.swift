@@ -9,7 +9,8 @@ import Glibc
 /// The derived search index file:
 /// 1. saved on close(), and then reopening loads it silently;
 /// 2. missing, stale (generation differs) or corrupt => rebuilt from SQLite with one log line saying which;
-/// 3. the rebuilt index answers like the original.
+/// 3. the rebuilt index answers like the original;
+/// 4. once saved, a view is served from its file (its large arrays read in place), answering the same.
 final class EngineDerivedFileTests: EngineTestCase {
     var derivedPath: String { directory.path + "/indices/talks/search.index" }
 
@@ -73,5 +74,22 @@ final class EngineDerivedFileTests: EngineTestCase {
         let (engine, lines) = try reopen()
         XCTAssertEqual(lines, [], "the file saved on close matches generation 2")
         XCTAssertEqual(try engine.settings(index: "talks")["searchableAttributes"], ["name"])
+    }
+
+    func testSavedViewsAreServedFromTheirFile() throws {
+        let engine = try Engine(directory: directory.path, persistDelay: 0.01, log: { _ in })
+        _ = try engine.setSettings(["searchableAttributes": ["name"], "replicas": ["talks_by_name"]], index: "talks")
+        let records = (0..<200).map { record("r\($0)", ["name": .string("alpha talk \($0 % 7) beta")]) }
+        _ = try engine.saveObjects(records, index: "talks")
+        let before = try engine.search(index: "talks", parameters: ["query": "alp tal", "hitsPerPage": 50])
+        XCTAssertEqual(engine.listIndices(memory: true).first { $0.name == "talks" }?.memory?.mapped, 0, "built by the write")
+        let deadline = Date().addingTimeInterval(20)
+        func mapped() -> [Int] { engine.listIndices(memory: true).map { $0.memory?.mapped ?? 0 } }
+        while mapped().contains(0) && Date() < deadline { usleep(10_000) }
+        XCTAssertFalse(mapped().contains(0), "primary and replica read back from their files: \(mapped())")
+        let after = try engine.search(index: "talks", parameters: ["query": "alp tal", "hitsPerPage": 50])
+        XCTAssertEqual(after.nbHits, before.nbHits)
+        XCTAssertEqual(after["hits"], before["hits"])
+        engine.close()
     }
 }
