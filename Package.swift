@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .target(name: "CTransportShims", dependencies: ["CLibUV"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMalloc"),
 
         .target(name: "QuarrySync"),
         .target(name: "QuarryJSON", dependencies: [
@@ -29,7 +30,7 @@ let package = Package(
         .target(name: "QuarryTransport", dependencies: ["CLibUV", "CTransportShims", "QuarrySync"]),
         .target(name: "QuarryFilters", dependencies: ["QuarryJSON"]),
         .target(name: "QuarryEngine", dependencies: [
-            "QuarryJSON", "QuarryFilters", "QuarrySync", "CSQLite",
+            "QuarryJSON", "QuarryFilters", "QuarrySync", "CSQLite", "CMalloc",
             .product(name: "Collections", package: "swift-collections"),
         ]),
         .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters"]),

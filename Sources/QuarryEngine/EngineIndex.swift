@@ -1,6 +1,10 @@
 import Dispatch
 import QuarrySync
 
+#if canImport(Glibc)
+import CMalloc
+#endif
+
 /// One open store and its views: the primary index and its replicas (each a
 /// search snapshot), the readers that fetch hit records, and the saving of
 /// the derived files.
@@ -181,6 +185,14 @@ final class EngineIndex: Sendable {
                 log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")
             }
         }
+        #if canImport(Glibc)
+        // The views just replaced were freed in blocks glibc keeps for reuse (hundreds of MiB after a
+        // large import): hand them back once their last reference here is gone.
+        if serveFromFile && !due.isEmpty {
+            due.removeAll()
+            _ = malloc_trim(0)
+        }
+        #endif
     }
 
     /// Stops persistence and closes every connection. Call on the persistence

@@ -1,0 +1,2 @@
+// glibc's malloc.h (malloc_trim), which Swift's Glibc module leaves out.
+#include <malloc.h>
