@@ -161,9 +161,11 @@ final class EngineIndex: Sendable {
     /// queue only, so two writers never race on a file.
     func persistNow(serveFromFile: Bool = true, log: @Sendable (String) -> Void) {
         compactIfNeeded()
-        let views = self.views
-        var due: [(key: String, snapshot: EngineIndexSnapshot)] = [("", views.primary)]
-        due += views.replicas.map { ($0.key, $0.value) }
+        // `due` is the only reference this function keeps to the views, so dropping it frees them.
+        var due: [(key: String, snapshot: EngineIndexSnapshot)] = {
+            let views = self.views
+            return [("", views.primary)] + views.replicas.map { ($0.key, $0.value) }
+        }()
         due = persisted.withLock { state in
             state.scheduled = false
             return state.closed ? [] : due.filter { state.generations[$0.key] != $0.snapshot.generation }
