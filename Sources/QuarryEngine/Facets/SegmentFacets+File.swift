@@ -1,8 +1,9 @@
 /// How a segment's facet values are saved in the derived file, after its search structures.
 ///
 /// Per text column: name, value texts (UTF-8 bytes and offsets), numeric flags, document starts and
-/// value ids, then value starts and documents (what filters read). Per numeric column: path, starts (empty when single-valued), values. Then the geo
-/// points: starts per document, latitudes, longitudes. The lookups are rebuilt on reading.
+/// value ids, then value starts and documents (what filters read). Per numeric column: path, starts
+/// (empty when single-valued), values. Then the geo points: starts per document, latitudes,
+/// longitudes. The lookups are rebuilt on reading.
 extension SegmentFacets {
     func write(to writer: inout BinaryWriter) {
         writer.write(UInt64(columns.count))

@@ -6,10 +6,10 @@ import Foundation
 /// length), the body (per segment its arrays, see `BinaryBuffer`), and a 16-byte footer (checksum of
 /// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
-/// Mapped, small arrays copied out and large ones (postings, token positions, numbers, sort keys, the
-/// id lookup, facet values per document and documents per value, prefix sets) left in place (see `FileMapping`), then checked
-/// whole on two threads (searches decode postings and token positions unchecked; `decode`).
-/// Prefix sets are saved too: rebuilding them would decode every posting.
+/// Mapped, small arrays copied out and large ones left in place (see `FileMapping`): postings, token
+/// positions, numbers, sort keys, the id lookup, facet values per document and documents per value,
+/// and the prefix sets, saved because rebuilding them would decode every posting. Then checked whole
+/// on two threads (searches decode postings and token positions unchecked; `decode`).
 /// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
     static let formatVersion: UInt32 = 10
@@ -69,16 +69,16 @@ extension SearchIndex {
 
     public static func read(from path: String, settings: IndexSettings) throws -> (index: SearchIndex, generation: UInt64) {
         let mapping = try FileMapping(path: path)
-        let opened = try decode(mapping.raw, mapping: mapping, settings: settings)
+        let opened = try decode(mapping, settings: settings)
         mapping.releaseResidentPages()
         return opened
     }
 
-    /// Decodes a file image; with `mapping` (which holds `raw`), large arrays are read from it in
-    /// place rather than copied.
-    private static func decode(_ raw: UnsafeRawBufferPointer, mapping: FileMapping?, settings: IndexSettings) throws(DerivedIndexError)
+    /// Decodes a mapped file, whose large arrays are then read in place rather than copied.
+    private static func decode(_ mapping: FileMapping, settings: IndexSettings) throws(DerivedIndexError)
         -> (index: SearchIndex, generation: UInt64)
     {
+        let raw = mapping.raw
         guard raw.count >= headerSize + 16 else { throw .corrupt("file too short (\(raw.count) bytes)") }
         var header = BinaryReader(raw, offset: 0)
         guard try header.read() == magic else { throw .corrupt("not a Quarry search index") }
@@ -123,7 +123,7 @@ extension SearchIndex {
     }
 
     /// Each segment's arrays, with their lengths checked: copied out of the file, or left in it (`readStored`).
-    private static func readSegments(_ content: UnsafeRawBufferPointer, mapping: FileMapping?) throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)] {
+    private static func readSegments(_ content: UnsafeRawBufferPointer, mapping: FileMapping) throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)] {
         var reader = BinaryReader(content, offset: headerSize, mapping: mapping)
         let segmentCount = try reader.readInt(max: 1 << 20)
         var segments: [(segment: Segment, dead: Bitset)] = []
