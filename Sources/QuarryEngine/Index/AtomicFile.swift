@@ -4,24 +4,18 @@ import Glibc
 import Darwin
 #endif
 
-/// How are whole files written so that a crash never leaves half of one, (see `FileMapping` for how they are read)?
+/// How are whole files written so that a crash never leaves half of one? (`FileMapping` reads them.)
 enum AtomicFile {
-    static func write(_ bytes: [UInt8], to path: String) throws(DerivedIndexError) {
+    /// Creates a temporary file beside `path`, lets `body` write it, then makes it durable and renames it over `path`.
+    static func write(to path: String, _ body: (Int32) throws(DerivedIndexError) -> Void) throws(DerivedIndexError) {
         let temporary = "\(path).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .io("cannot create \(temporary): errno \(errno)") }
         var failure: DerivedIndexError?
-        bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress.map { $0 + written }, raw.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = .io("write to \(temporary) failed: errno \(errno)")
-                    return
-                }
-                written += n
-            }
+        do throws(DerivedIndexError) {
+            try body(fd)
+        } catch {
+            failure = error
         }
         if failure == nil && fsync(fd) != 0 { failure = .io("fsync of \(temporary) failed: errno \(errno)") }
         close(fd)

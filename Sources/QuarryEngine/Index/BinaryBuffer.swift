@@ -1,31 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How do arrays of plain integers become bytes in a file, and back, without per-element work?
 ///
 /// Each array is its element count (UInt64) followed by its raw little-endian bytes, padded to 8.
-/// The reader copies each array out of the file image with one memcpy and checks every length first.
+/// The writer streams them to the file through a small buffer, checksumming as it goes, so saving a
+/// large index does not assemble the whole file in memory first. The reader copies each array out of
+/// the file image with one memcpy (or leaves it in place, `readStored`) and checks every length first.
 struct BinaryWriter {
-    private(set) var bytes: [UInt8] = []
+    /// Bytes written so far.
+    private(set) var count = 0
+    /// Where the bytes go; nil when only counting them (to learn a file's length before writing it).
+    private let fd: Int32?
+    private var buffer: [UInt8] = []
+    private var checksum: Checksum.Running
+    private var sealed = false
+    /// The first write's errno, once one failed; later bytes are dropped and `finish` reports it.
+    private var failure: Int32?
+    private static let bufferSize = 1 << 20
 
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    /// A writer that only counts.
+    init() {
+        fd = nil
+        checksum = Checksum.Running(length: 0)
+    }
+
+    /// A writer that streams to `fd`, checksumming the first `checksummedLength` bytes (see `seal`).
+    init(fd: Int32, checksummedLength: Int) {
+        self.fd = fd
+        checksum = Checksum.Running(length: checksummedLength)
+        buffer.reserveCapacity(Self.bufferSize)
+    }
 
     mutating func write(_ value: UInt64) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { append($0) }
     }
 
     mutating func write<T: BitwiseCopyable>(array: [T]) {
         write(UInt64(array.count))
-        array.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        while bytes.count % 8 != 0 { bytes.append(0) }
+        array.withUnsafeBytes { append($0) }
+        pad()
     }
 
     mutating func write<T>(array: StoredArray<T>) {
         write(UInt64(array.count))
-        array.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        while bytes.count % 8 != 0 { bytes.append(0) }
+        array.withUnsafeBytes { append($0) }
+        pad()
     }
 
-    mutating func patch(_ value: UInt64, at offset: Int) {
-        withUnsafeBytes(of: value.littleEndian) { raw in
-            for i in 0..<8 { bytes[offset + i] = raw[i] }
+    /// The checksum of every byte written so far; what follows (the footer) is not checksummed.
+    mutating func seal() -> UInt64 {
+        flush()
+        sealed = true
+        return checksum.finish()
+    }
+
+    /// Writes out what is buffered; throws if any write failed.
+    mutating func finish() throws(DerivedIndexError) {
+        flush()
+        if let failure { throw .io("write failed: errno \(failure)") }
+    }
+
+    private mutating func pad() {
+        let padding = (8 - count % 8) % 8
+        if padding > 0 { withUnsafeBytes(of: UInt64(0)) { append(UnsafeRawBufferPointer(rebasing: $0[0..<padding])) } }
+    }
+
+    private mutating func append(_ raw: UnsafeRawBufferPointer) {
+        count += raw.count
+        guard fd != nil, raw.count > 0 else { return }
+        if buffer.count + raw.count > Self.bufferSize { flush() }
+        if raw.count >= Self.bufferSize {
+            output(raw)
+        } else {
+            buffer.append(contentsOf: raw)
+        }
+    }
+
+    private mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        let pending = buffer
+        pending.withUnsafeBytes { output($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func output(_ raw: UnsafeRawBufferPointer) {
+        guard let fd, failure == nil, let base = raw.baseAddress else { return }
+        if !sealed { checksum.add(raw) }
+        var written = 0
+        while written < raw.count {
+            let n = Glibc.write(fd, base + written, raw.count - written)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                return
+            }
+            written += n
         }
     }
 }
@@ -92,28 +163,65 @@ struct BinaryReader {
 /// multiplies, which made checking a 1M-record file take a third of reopening it.
 enum Checksum {
     static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        let seed: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(bytes.count)
-        var lanes: (UInt64, UInt64, UInt64, UInt64) = (seed, seed ^ 0x1, seed ^ 0x2, seed ^ 0x3)
-        @inline(__always) func mix(_ h: UInt64, _ w: UInt64) -> UInt64 {
+        var running = Running(length: bytes.count)
+        running.add(bytes)
+        return running.finish()
+    }
+
+    /// The same checksum over bytes given in pieces, whose total `length` is known up front (it seeds the lanes).
+    struct Running {
+        private var lanes: (UInt64, UInt64, UInt64, UInt64)
+        /// Fewer than 32 bytes carried to the next piece, so blocks keep their offsets in the whole.
+        private var carry: [UInt8] = []
+
+        init(length: Int) {
+            let seed: UInt64 = 0x243F_6A88_85A3_08D3 ^ UInt64(length)
+            lanes = (seed, seed ^ 0x1, seed ^ 0x2, seed ^ 0x3)
+        }
+
+        @inline(__always)
+        private static func mix(_ h: UInt64, _ w: UInt64) -> UInt64 {
             let m = (h ^ (w &* 0x9E37_79B9_7F4A_7C15)) &* 0xC2B2_AE3D_27D4_EB4F
             return m ^ (m >> 29)
         }
-        let words = bytes.count / 8, blocks = words / 4
-        for i in 0..<blocks {
-            let at = i * 32
-            lanes.0 = mix(lanes.0, bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-            lanes.1 = mix(lanes.1, bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
-            lanes.2 = mix(lanes.2, bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
-            lanes.3 = mix(lanes.3, bytes.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            var start = 0
+            if !carry.isEmpty {
+                let taken = min(32 - carry.count, bytes.count)
+                carry.append(contentsOf: bytes[0..<taken])
+                start = taken
+                guard carry.count == 32 else { return }
+                carry.withUnsafeBytes { block(of: $0, from: 0, blocks: 1) }
+                carry.removeAll(keepingCapacity: true)
+            }
+            let blocks = (bytes.count - start) / 32
+            block(of: bytes, from: start, blocks: blocks)
+            carry.append(contentsOf: bytes[(start + blocks * 32)...])
         }
-        var h = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
-        for i in (blocks * 4)..<words {
-            h = mix(h, bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+
+        private mutating func block(of bytes: UnsafeRawBufferPointer, from start: Int, blocks: Int) {
+            var l = lanes
+            for i in 0..<blocks {
+                let at = start + i * 32
+                l.0 = Self.mix(l.0, bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                l.1 = Self.mix(l.1, bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
+                l.2 = Self.mix(l.2, bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt64.self))
+                l.3 = Self.mix(l.3, bytes.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))
+            }
+            lanes = l
         }
-        for i in (words * 8)..<bytes.count {
-            h = (h ^ UInt64(bytes[i])) &* 0x0000_0100_0000_01B3
+
+        /// Folds the lanes, then the last words and bytes (fewer than 32 in all).
+        func finish() -> UInt64 {
+            var h = Self.mix(Self.mix(Self.mix(lanes.0, lanes.1), lanes.2), lanes.3)
+            return carry.withUnsafeBytes { tail in
+                let words = tail.count / 8
+                for i in 0..<words { h = Self.mix(h, tail.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) }
+                for i in (words * 8)..<tail.count { h = (h ^ UInt64(tail[i])) &* 0x0000_0100_0000_01B3 }
+                return h
+            }
         }
-        return h
     }
 
     static func fnv(_ text: String) -> UInt64 {

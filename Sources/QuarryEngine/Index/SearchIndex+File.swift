@@ -23,13 +23,29 @@ extension SearchIndex {
             + "\(settings.disableTypoToleranceOnAttributes)|\(settings.attributesForFaceting)|\(settings.attributeForDistinct ?? "")")
     }
 
+    /// Saves the index: a first pass counts the bytes (the header holds the length, and the checksum
+    /// is seeded with it), the second streams them to the file.
     public func write(to path: String, generation: UInt64) throws {
-        var writer = BinaryWriter(capacity: estimatedFileSize)
+        var sizing = BinaryWriter()
+        writeContent(to: &sizing, generation: generation, bodyLength: 0)
+        let length = sizing.count
+        try AtomicFile.write(to: path) { (fd) throws(DerivedIndexError) in
+            var writer = BinaryWriter(fd: fd, checksummedLength: length)
+            writeContent(to: &writer, generation: generation, bodyLength: length - Self.headerSize)
+            let checksum = writer.seal()
+            writer.write(checksum)
+            writer.write(Self.footerMagic)
+            try writer.finish()
+        }
+    }
+
+    /// The header and body: everything the footer's checksum covers.
+    private func writeContent(to writer: inout BinaryWriter, generation: UInt64, bodyLength: Int) {
         writer.write(Self.magic)
         writer.write(UInt64(Self.formatVersion))
         writer.write(generation)
         writer.write(Self.fingerprint(settings))
-        writer.write(0) // body length, patched below
+        writer.write(UInt64(bodyLength))
         writer.write(UInt64(segments.count))
         for (segment, deadSet) in zip(segments, dead) {
             writer.write(array: segment.docIDs)
@@ -52,18 +68,6 @@ extension SearchIndex {
             writer.write(array: deadSet.words)
             segment.facets.write(to: &writer)
             segment.prefixSets.write(to: &writer)
-        }
-        writer.patch(UInt64(writer.bytes.count - Self.headerSize), at: 32)
-        let checksum = writer.bytes.withUnsafeBytes { Checksum.of($0) }
-        writer.write(checksum)
-        writer.write(Self.footerMagic)
-        try AtomicFile.write(writer.bytes, to: path)
-    }
-
-    private var estimatedFileSize: Int {
-        segments.reduce(64) { total, s in
-            total + s.docIDs.count * 4 + s.sortValues.count * 8 + s.dictionary.bytes.count + s.dictionary.offsets.count * 4
-                + s.postings.offsets.count * 8 + s.postings.bytes.count + s.postings.scoreValues.count * 2 + s.postings.lowestScores.count * 2 + s.positions.bytes.count + s.positions.terms.count * 4 + s.lookup.count * 8 + s.prefixSets.entries.count * 3 * ((s.count + 63) / 8) + 256
         }
     }
 
