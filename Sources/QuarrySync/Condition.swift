@@ -7,13 +7,10 @@ import Darwin
 /// A `Lock` one side can wait on until the other says its guarded state changed: for a producer and a
 /// consumer on two threads (pthread, as `Lock` is, so ThreadSanitizer sees through it).
 public final class Condition: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let lock = Lock()
     private let changed: UnsafeMutablePointer<pthread_cond_t>
 
     public init() {
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         changed.initialize(to: pthread_cond_t())
         pthread_cond_init(changed, nil)
@@ -22,20 +19,16 @@ public final class Condition: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(changed)
         changed.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Runs `body` holding the lock; inside it, `wait(until:)` and `broadcast()` may be called.
     public func withLock<Result>(_ body: () -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
+        lock.withLock(body)
     }
 
     /// Inside `withLock`: releases the lock until `ready()` holds, re-checked after each `broadcast()`.
     public func wait(until ready: () -> Bool) {
-        while !ready() { pthread_cond_wait(changed, mutex) }
+        while !ready() { pthread_cond_wait(changed, lock.mutex) }
     }
 
     /// Inside `withLock`: wakes every waiter to re-check its condition.

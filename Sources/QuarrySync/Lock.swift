@@ -11,7 +11,8 @@ import Darwin
 /// sees through pthread but reports false races through `Mutex`
 /// (NOTES-swift-libuv.md). Hold it only for short, non-blocking work.
 public final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Internal so `Condition` can wait on it.
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     public init() {
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
