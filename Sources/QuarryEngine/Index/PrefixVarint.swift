@@ -16,18 +16,23 @@ enum PrefixVarint {
     /// Appends `value` (at most `maxValue`).
     @inline(__always)
     static func append(_ value: UInt32, to bytes: inout [UInt8]) {
-        let extra = length(value) - 1
-        let word = value << 2 | UInt32(extra)
-        for i in 0...extra { bytes.append(UInt8(truncatingIfNeeded: word >> (8 * i))) }
+        let (word, count) = encoded(value)
+        for i in 0..<count { bytes.append(UInt8(truncatingIfNeeded: word >> (8 * i))) }
     }
 
     /// Writes `value` at `p` of a buffer sized by `length` beforehand; returns the next offset.
     @inline(__always)
     static func write(_ value: UInt32, to bytes: UnsafeMutableBufferPointer<UInt8>, at p: Int) -> Int {
-        let extra = length(value) - 1
-        let word = value << 2 | UInt32(extra)
-        for i in 0...extra { bytes[p + i] = UInt8(truncatingIfNeeded: word >> (8 * i)) }
-        return p + extra + 1
+        let (word, count) = encoded(value)
+        for i in 0..<count { bytes[p + i] = UInt8(truncatingIfNeeded: word >> (8 * i)) }
+        return p + count
+    }
+
+    /// The little-endian word whose first `count` bytes encode `value`.
+    @inline(__always)
+    private static func encoded(_ value: UInt32) -> (word: UInt32, count: Int) {
+        let count = length(value)
+        return (value << 2 | UInt32(count - 1), count)
     }
 
     /// The value at `p` and how many bytes it took.
