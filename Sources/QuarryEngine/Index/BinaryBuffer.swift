@@ -38,15 +38,18 @@ struct BinaryWriter {
     }
 
     mutating func write<T: BitwiseCopyable>(array: [T]) {
-        write(UInt64(array.count))
-        array.withUnsafeBytes { append($0) }
-        pad()
+        array.withUnsafeBytes { write(count: array.count, elements: $0) }
     }
 
     mutating func write<T>(array: StoredArray<T>) {
-        write(UInt64(array.count))
-        array.withUnsafeBytes { append($0) }
-        pad()
+        array.withUnsafeBytes { write(count: array.count, elements: $0) }
+    }
+
+    private mutating func write(count: Int, elements: UnsafeRawBufferPointer) {
+        write(UInt64(count))
+        append(elements)
+        let padding = (8 - self.count % 8) % 8
+        if padding > 0 { withUnsafeBytes(of: UInt64(0)) { append(UnsafeRawBufferPointer(rebasing: $0[0..<padding])) } }
     }
 
     /// The checksum of every byte written so far; what follows (the footer) is not checksummed.
@@ -60,11 +63,6 @@ struct BinaryWriter {
     mutating func finish() throws(DerivedIndexError) {
         flush()
         if let failure { throw .io("write failed: errno \(failure)") }
-    }
-
-    private mutating func pad() {
-        let padding = (8 - count % 8) % 8
-        if padding > 0 { withUnsafeBytes(of: UInt64(0)) { append(UnsafeRawBufferPointer(rebasing: $0[0..<padding])) } }
     }
 
     private mutating func append(_ raw: UnsafeRawBufferPointer) {
@@ -102,13 +100,15 @@ struct BinaryWriter {
 }
 
 struct BinaryReader {
+    /// The mapping's first bytes, as many as the reader may read.
     let bytes: UnsafeRawBufferPointer
     private(set) var offset: Int
-    /// The mapping `bytes` lie in, if any: `readStored` then leaves arrays in place.
-    let mapping: FileMapping?
+    /// What `readStored` leaves arrays in.
+    let mapping: FileMapping
 
-    init(_ bytes: UnsafeRawBufferPointer, offset: Int, mapping: FileMapping? = nil) {
-        self.bytes = bytes
+    /// Reads `mapping` from `offset`, up to its byte `length` (the whole mapping when nil).
+    init(_ mapping: FileMapping, length: Int? = nil, offset: Int) {
+        bytes = UnsafeRawBufferPointer(rebasing: mapping.raw[0..<(length ?? mapping.raw.count)])
         self.offset = offset
         self.mapping = mapping
     }
@@ -141,17 +141,14 @@ struct BinaryReader {
         return result
     }
 
-    /// An array like `readArray`'s, left in place when the reader reads a mapping (then 8-aligned,
-    /// as every array in the file starts on an 8-byte boundary and a mapping on a page).
+    /// An array like `readArray`'s, left in place in the mapping (8-aligned, as every array in the
+    /// file starts on an 8-byte boundary and a mapping on a page).
     mutating func readStored<T: BitwiseCopyable>(of type: T.Type) throws(DerivedIndexError) -> StoredArray<T> {
-        guard let mapping, let base = bytes.baseAddress, let mapped = mapping.raw.baseAddress,
-              base >= mapped, base + bytes.count <= mapped + mapping.raw.count
-        else { return StoredArray(try readArray(of: T.self)) }
         let count = try readInt(max: bytes.count)
         let length = count * MemoryLayout<T>.stride
         guard offset + length <= bytes.count else { throw .corrupt("array of \(count) overruns the file at byte \(offset)") }
-        let start = (base - mapped) + offset
-        guard start % MemoryLayout<T>.alignment == 0 else { throw .corrupt("misaligned array at byte \(offset)") }
+        guard offset % MemoryLayout<T>.alignment == 0 else { throw .corrupt("misaligned array at byte \(offset)") }
+        let start = offset
         offset += (length + 7) & ~7
         return StoredArray(mapping: mapping, offset: start, count: count)
     }

@@ -21,9 +21,3 @@ enum Parallel {
         return (first, second)
     }
 }
-
-/// A read-only view of mapped file bytes shared by `Parallel` work: nothing writes through it, and
-/// the mapping outlives the parallel section that reads it.
-struct SharedBytes: @unchecked Sendable {
-    let raw: UnsafeRawBufferPointer
-}

@@ -84,7 +84,7 @@ extension SearchIndex {
     {
         let raw = mapping.raw
         guard raw.count >= headerSize + 16 else { throw .corrupt("file too short (\(raw.count) bytes)") }
-        var header = BinaryReader(raw, offset: 0)
+        var header = BinaryReader(mapping, offset: 0)
         guard try header.read() == magic else { throw .corrupt("not a Quarry search index") }
         let version = try header.read()
         guard version == UInt64(formatVersion) else {
@@ -97,7 +97,7 @@ extension SearchIndex {
             throw .corrupt("length \(raw.count) does not match the header (\(headerSize + bodyLength + 16))")
         }
         let content = UnsafeRawBufferPointer(rebasing: raw[0..<headerSize + bodyLength])
-        var footer = BinaryReader(raw, offset: headerSize + bodyLength)
+        var footer = BinaryReader(mapping, offset: headerSize + bodyLength)
         let stored = try footer.read()
         guard try footer.read() == footerMagic else { throw .corrupt("bad footer") }
         guard fingerprint == Self.fingerprint(settings) else { throw .settingsMismatch }
@@ -106,14 +106,14 @@ extension SearchIndex {
         // A damaged file is reported as such, whatever it broke first.
         let segments: [(segment: Segment, dead: Bitset)]
         do throws(DerivedIndexError) {
-            segments = try readSegments(content, mapping: mapping)
+            segments = try readSegments(mapping, contentLength: content.count)
         } catch {
             guard Checksum.of(content) == stored else { throw .corrupt("checksum mismatch") }
             throw error
         }
-        let shared = SharedBytes(raw: content)
+        let contentLength = content.count
         let (checked, consistent) = Parallel.both({ () -> (checksum: Bool, positions: Bool) in
-            guard Checksum.of(shared.raw) == stored else { return (false, false) }
+            guard Checksum.of(UnsafeRawBufferPointer(rebasing: mapping.raw[0..<contentLength])) == stored else { return (false, false) }
             return (true, segments.allSatisfy { $0.segment.positions.isWellFormed(termCount: $0.segment.dictionary.count) })
         }, {
             segments.allSatisfy { isConsistent($0.segment) }
@@ -127,8 +127,8 @@ extension SearchIndex {
     }
 
     /// Each segment's arrays, with their lengths checked: copied out of the file, or left in it (`readStored`).
-    private static func readSegments(_ content: UnsafeRawBufferPointer, mapping: FileMapping) throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)] {
-        var reader = BinaryReader(content, offset: headerSize, mapping: mapping)
+    private static func readSegments(_ mapping: FileMapping, contentLength: Int) throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)] {
+        var reader = BinaryReader(mapping, length: contentLength, offset: headerSize)
         let segmentCount = try reader.readInt(max: 1 << 20)
         var segments: [(segment: Segment, dead: Bitset)] = []
         for _ in 0..<segmentCount {
@@ -144,7 +144,7 @@ extension SearchIndex {
                                     lowestScores: try reader.readArray(of: UInt16.self))
             let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self), bytes: try reader.readStored(of: UInt8.self),
                                               terms: try reader.readArray(of: UInt32.self),
-                                              tokenCount: try reader.readInt(max: content.count))
+                                              tokenCount: try reader.readInt(max: contentLength))
             let lookup = try reader.readStored(of: UInt64.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let facets = try SegmentFacets.read(from: &reader, documents: docIDs.count)
