@@ -29,18 +29,3 @@ struct Bitset: Sendable, Equatable {
         if words[w] & bit == 0 { words[w] |= bit; count += 1 }
     }
 }
-
-/// A bitset fixed once made, which an opened segment reads in place from its file (`PrefixSets`).
-struct StoredBitset: Sendable {
-    let words: StoredArray<UInt64>
-
-    init(words: StoredArray<UInt64>) { self.words = words }
-
-    init(words: [UInt64]) { self.words = StoredArray(words) }
-
-    @inline(__always)
-    func contains(_ n: Int) -> Bool {
-        let w = n >> 6
-        return w < words.count && words[w] & (1 << UInt64(n & 63)) != 0
-    }
-}

@@ -78,7 +78,7 @@ extension Segment {
         var bytes = sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
         bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.values.mappedBytes }
         bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.valueDocs.mappedBytes }
-        bytes += prefixSets.entries.values.reduce(0) { $0 + $1.documents.mappedBytes + $1.prime.mappedBytes + $1.best.mappedBytes }
+        bytes += prefixSets.entries.values.reduce(0) { $0 + $1.levels.words.mappedBytes }
         bytes += facets.geo.starts.mappedBytes + facets.geo.latitudes.mappedBytes + facets.geo.longitudes.mappedBytes
         return bytes
     }
@@ -119,16 +119,11 @@ extension PrefixSets {
     var memoryBytes: Int {
         let entryBytes = MemoryLayout<Range<Int>>.stride + MemoryLayout<Entry>.stride
         return MemorySize.table(count: entries.count, entryBytes: entryBytes) + entries.values.reduce(0) {
-            $0 + $1.documents.memoryBytes + $1.prime.memoryBytes + $1.best.memoryBytes
+            $0 + $1.levels.words.heapBytes
         }
     }
 }
 
 extension Bitset {
     var memoryBytes: Int { MemorySize.array(words) }
-}
-
-extension StoredBitset {
-    var memoryBytes: Int { words.heapBytes }
-    var mappedBytes: Int { words.mappedBytes }
 }

@@ -2,7 +2,7 @@
 /// every posting to rebuild them nor holds the sets nobody types.
 ///
 /// The entry count, then per entry (ascending by term range) its range's bounds, its lowest and
-/// other scores in one word, and its three bitsets' words.
+/// other scores in one word, and its levels' words.
 extension PrefixSets {
     func write(to writer: inout BinaryWriter) {
         writer.write(UInt64(entries.count))
@@ -10,30 +10,24 @@ extension PrefixSets {
             writer.write(UInt64(terms.lowerBound))
             writer.write(UInt64(terms.upperBound))
             writer.write(UInt64(entry.lowestScore) << 16 | UInt64(entry.otherScore))
-            writer.write(array: entry.documents.words)
-            writer.write(array: entry.prime.words)
-            writer.write(array: entry.best.words)
+            writer.write(array: entry.levels.words)
         }
     }
 
     /// Reads what `write` saved, checking each range against the dictionary's `termCount` terms and
-    /// each bitset against the segment's `documents`.
+    /// each set's levels against the segment's `documents`.
     static func read(from reader: inout BinaryReader, documents n: Int, termCount: Int) throws(DerivedIndexError) -> PrefixSets {
         let count = try reader.readInt(max: termCount)
         var entries: [Range<Int>: Entry] = [:]
         entries.reserveCapacity(count)
-        let wordCount = (n + 63) >> 6
+        let wordCount = DocumentLevels.wordCount(documents: n)
         for _ in 0..<count {
             let lower = try reader.readInt(max: termCount), upper = try reader.readInt(max: termCount)
             let scores = try reader.readInt(max: Int(UInt32.max))
-            let documents = try reader.readStored(of: UInt64.self), prime = try reader.readStored(of: UInt64.self),
-                best = try reader.readStored(of: UInt64.self)
-            guard lower < upper, entries[lower..<upper] == nil,
-                  documents.count == wordCount, prime.count == wordCount, best.count == wordCount
-            else { throw .corrupt("inconsistent prefix set for terms \(lower)..<\(upper)") }
-            entries[lower..<upper] = Entry(
-                documents: StoredBitset(words: documents), lowestScore: UInt16(truncatingIfNeeded: scores >> 16),
-                prime: StoredBitset(words: prime), otherScore: UInt16(truncatingIfNeeded: scores), best: StoredBitset(words: best))
+            let levels = try reader.readStored(of: UInt64.self)
+            guard lower < upper, entries[lower..<upper] == nil, levels.count == wordCount else { throw .corrupt("inconsistent prefix set for terms \(lower)..<\(upper)") }
+            entries[lower..<upper] = Entry(levels: DocumentLevels(words: levels), lowestScore: UInt16(truncatingIfNeeded: scores >> 16),
+                                           otherScore: UInt16(truncatingIfNeeded: scores))
         }
         return PrefixSets(entries: entries)
     }

@@ -2,29 +2,43 @@
 ///
 /// As-you-type queries end in short prefixes (`sony c`) whose terms have millions of postings, so
 /// matching them by postings or by reading every candidate's tokens costs milliseconds per keystroke.
-/// For each such prefix with many postings the segment keeps one bitset of its documents (n/8 bytes),
-/// so `Candidates` intersects with one bit test per survivor and leaves that word's attribute and
-/// exactness to the ranker, which reads them from tokens only for documents that can reach the page.
+/// For each such prefix with many postings the segment keeps its documents, each graded by the best
+/// score it can have (`DocumentLevels`, n/4 bytes), so `Candidates` intersects with one load per
+/// survivor and leaves that word's attribute and exactness to the ranker, which bounds them with the
+/// grade and reads them from tokens only for documents that can reach the page.
 /// Built from postings when a segment is made, only for large segments; saved with it, and read in
 /// place when it is opened, so only the sets of prefixes someone types are resident.
 struct PrefixSets: Sendable {
     struct Entry: Sendable {
-        /// Documents with at least one posting in the prefix's terms.
-        let documents: StoredBitset
+        /// Per document: 0 without a posting in the prefix's terms; 3 when one scores `lowestScore`;
+        /// 2 when one has the best attribute rank any posting has (it scores at least one more, a later
+        /// position); else 1, scoring at least `otherScore`. This keeps ranking's bound tight for most documents.
+        let levels: DocumentLevels
         /// The lowest `AttributeScore` (flag cleared) of any of those postings: a bound for ranking.
         let lowestScore: UInt16
-        /// Documents with a posting in the best attribute rank any posting has; the others score at
-        /// least `otherScore`, which keeps ranking's bound tight for most documents.
-        let prime: StoredBitset
         let otherScore: UInt16
-        /// Documents scoring exactly `lowestScore`; the rest of `prime` scores at least one more (a later position).
-        let best: StoredBitset
+
+        @inline(__always)
+        func contains(_ d: Int) -> Bool { levels[d] != 0 }
 
         /// No document `d` scores better on the prefix than this.
         @inline(__always)
         func floor(_ d: Int) -> UInt16 {
-            guard prime.contains(d) else { return otherScore }
-            return best.contains(d) || lowestScore == .max ? lowestScore : lowestScore + 1
+            switch levels[d] {
+            case 3: lowestScore
+            case 2: lowestScore == .max ? lowestScore : lowestScore + 1
+            default: otherScore
+            }
+        }
+    }
+
+    /// An entry while sets are built: children's sets are unions, which plain bitsets make word by word.
+    private struct Draft {
+        let documents: [UInt64], prime: [UInt64], best: [UInt64]
+        let lowestScore: UInt16, otherScore: UInt16
+
+        var entry: Entry {
+            Entry(levels: DocumentLevels(outer: documents, middle: prime, inner: best), lowestScore: lowestScore, otherScore: otherScore)
         }
     }
 
@@ -49,7 +63,7 @@ struct PrefixSets: Sendable {
     init(dictionary: TermDictionary, postings: Postings, documents n: Int,
          minimumDocuments: Int = PrefixSets.minimumDocuments, minimumPostings: Int? = nil) {
         guard n >= minimumDocuments, dictionary.count > 0 else { self.init(entries: [:]); return }
-        // A bitset pays when the postings it replaces outnumber its n/8 bytes' worth of entries.
+        // A set pays when the postings it replaces outnumber n/8 (about its size in bytes).
         let threshold = minimumPostings ?? max(1, n / 8)
         var roots: [Range<Int>] = []
         var lo = 0
@@ -83,8 +97,8 @@ struct PrefixSets: Sendable {
         // byte. A prefix has no more postings than its parent, so only qualifying runs are split further,
         // and each set is made from its children's sets (bitwise) plus the postings of the terms no child
         // set holds: every posting is decoded once, at the longest prefix that holds it.
-        func make(_ terms: Range<Int>, length: Int) -> Entry {
-            var children: [Entry] = [], direct: [Range<Int>] = []
+        func make(_ terms: Range<Int>, length: Int) -> Draft {
+            var children: [Draft] = [], direct: [Range<Int>] = []
             var lo = terms.lowerBound
             // The term equal to the shared prefix sorts first and has no byte at `length`.
             if dictionary.length(lo) == length {
@@ -95,7 +109,7 @@ struct PrefixSets: Sendable {
                 let hi = dictionary.childEnd(in: lo..<terms.upperBound, depth: length)
                 if length < maximumLength && postingCount(lo..<hi, postings) >= threshold {
                     let child = make(lo..<hi, length: length + 1)
-                    entries[lo..<hi] = child
+                    entries[lo..<hi] = child.entry
                     children.append(child)
                 } else {
                     direct.append(lo..<hi)
@@ -104,12 +118,12 @@ struct PrefixSets: Sendable {
             }
             return entry(children: children, direct: direct, postings: postings, documents: n)
         }
-        for root in roots { entries[root] = make(root, length: 1) }
+        for root in roots { entries[root] = make(root, length: 1).entry }
         return entries
     }
 
     /// The set of a prefix from its children's sets and the postings of `direct` term ranges.
-    private static func entry(children: [Entry], direct: [Range<Int>], postings: Postings, documents n: Int) -> Entry {
+    private static func entry(children: [Draft], direct: [Range<Int>], postings: Postings, documents n: Int) -> Draft {
         let flag = AttributeScore.typoDisabledFlag
         var lowest = children.reduce(UInt16.max) { min($0, $1.lowestScore) }
         for terms in direct {
@@ -118,9 +132,9 @@ struct PrefixSets: Sendable {
         let bestRank = AttributeScore.rank(lowest)
         var words = [UInt64](repeating: 0, count: (n + 63) >> 6), prime = words, best = words
         var other = UInt16.max
-        func union(_ target: inout [UInt64], _ source: StoredBitset) {
+        func union(_ target: inout [UInt64], _ source: [UInt64]) {
             target.withUnsafeMutableBufferPointer { target in
-                for (i, word) in source.words.prefix(target.count).enumerated() { target[i] |= word }
+                for (i, word) in source.prefix(target.count).enumerated() { target[i] |= word }
             }
         }
         // A child whose best rank is the prefix's shares its prime and its other score; one ranked worse
@@ -158,7 +172,6 @@ struct PrefixSets: Sendable {
                 }
             }
         }
-        return Entry(documents: StoredBitset(words: words), lowestScore: lowest, prime: StoredBitset(words: prime), otherScore: other,
-                     best: StoredBitset(words: best))
+        return Draft(documents: words, prime: prime, best: best, lowestScore: lowest, otherScore: other)
     }
 }

@@ -125,7 +125,7 @@ struct Candidates {
                                 typo.initialize(repeating: 0)
                                 exact.initialize(repeating: 0)
                                 attribute.initialize(repeating: .max)
-                                firstCount = scratch.stampAll(entry.documents, count: n)
+                                firstCount = scratch.stampAll(entry.levels, count: n)
                                 singleDense = firstCount > n / 32
                                 if !singleDense { for d in 0..<n where stamp[d] == 1 { alive.append(UInt32(d)) } }
                                 deferred = DeferredWord(word: w, lowestScore: entry.lowestScore, entry: entry, mayBeExact: words[w].exactTerm != nil,
@@ -150,7 +150,7 @@ struct Candidates {
                                 continue
                             }
                             if deferrable && deferred == nil && preferTokens == nil, let entry = prefixSet(segment, words[w]) {
-                                alive.removeAll { !entry.documents.contains(Int($0)) }
+                                alive.removeAll { !entry.contains(Int($0)) }
                                 deferred = DeferredWord(word: w, lowestScore: entry.lowestScore, entry: entry, mayBeExact: words[w].exactTerm != nil,
                                                         blank: ProximityScorer.WordMatch(layout: layout))
                                 continue
@@ -275,15 +275,10 @@ struct Candidates {
         }
 
         /// Stamps 1 on every document of `set`; returns how many.
-        func stampAll(_ set: StoredBitset, count n: Int) -> Int {
+        func stampAll(_ set: DocumentLevels, count n: Int) -> Int {
             var stamped = 0
-            for (i, word) in set.words.enumerated() {
-                var bits = word
-                while bits != 0 {
-                    let d = i << 6 | bits.trailingZeroBitCount
-                    if d < n { stamp[d] = 1; stamped += 1 }
-                    bits &= bits - 1
-                }
+            set.forEachMember { d in
+                if d < n { stamp[d] = 1; stamped += 1 }
             }
             return stamped
         }

@@ -25,15 +25,17 @@ final class SearchPrefixSetTests: XCTestCase {
                     best[d] = min(best[d] ?? .max, score)
                 }
             }
-            XCTAssertEqual(Set((0..<segment.count).filter { entry.documents.contains($0) }), expected)
+            XCTAssertEqual(Set((0..<segment.count).filter { entry.contains($0) }), expected)
             XCTAssertEqual(entry.lowestScore, lowest)
             // Each document's floor is a true bound, and exact for documents outside the best rank.
             for (d, score) in best {
                 XCTAssertLessThanOrEqual(entry.floor(d), score)
-                if AttributeScore.rank(score) == AttributeScore.rank(lowest) { XCTAssertTrue(entry.prime.contains(d)) }
+                if AttributeScore.rank(score) == AttributeScore.rank(lowest) { XCTAssertGreaterThanOrEqual(entry.levels[d], 2) }
+                if score == lowest { XCTAssertEqual(entry.levels[d], 3) }
+                if entry.levels[d] == 3 { XCTAssertEqual(score, lowest) }
             }
-            XCTAssertTrue(best.contains { !entry.prime.contains($0.key) && entry.floor($0.key) == $0.value } || entry.otherScore == .max
-                          || best.allSatisfy { entry.prime.contains($0.key) })
+            XCTAssertTrue(best.contains { entry.levels[$0.key] < 2 && entry.floor($0.key) == $0.value } || entry.otherScore == .max
+                          || best.allSatisfy { entry.levels[$0.key] >= 2 })
             // Every key is the whole range of a prefix of one to three bytes.
             let first = segment.dictionary.term(terms.lowerBound)
             let ranges = [1, 2, 3].filter { $0 <= first.count }.map { segment.dictionary.prefixRange(Array(first.prefix($0))) }
@@ -51,10 +53,8 @@ final class SearchPrefixSetTests: XCTestCase {
         XCTAssertEqual(Set(read.entries.keys), Set(segment.prefixSets.entries.keys))
         for (terms, entry) in segment.prefixSets.entries {
             let other = try XCTUnwrap(read.entries[terms])
-            XCTAssertTrue(other.documents.words.isMapped)
-            XCTAssertEqual(other.documents.words.array, entry.documents.words.array)
-            XCTAssertEqual(other.prime.words.array, entry.prime.words.array)
-            XCTAssertEqual(other.best.words.array, entry.best.words.array)
+            XCTAssertTrue(other.levels.words.isMapped)
+            XCTAssertEqual(other.levels.words.array, entry.levels.words.array)
             XCTAssertEqual(other.lowestScore, entry.lowestScore)
             XCTAssertEqual(other.otherScore, entry.otherScore)
         }
