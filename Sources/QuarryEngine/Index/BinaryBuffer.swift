@@ -18,7 +18,11 @@ struct BinaryWriter {
     private var sealed = false
     /// The first write's errno, once one failed; later bytes are dropped and `finish` reports it.
     private var failure: Int32?
-    private static let bufferSize = 1 << 20
+    /// Also the most one `write` call is given: the page cache keeps a file in pieces (folios) as large
+    /// as the writes that made it, and a search touching one byte of a mapped piece maps all of it.
+    /// 64 KiB is what the kernel maps around a fault anyway (fault-around). After the same keystrokes on
+    /// a 1M-record index, 205 MiB of its file was resident when written in 1 MiB writes, 135 in 64 KiB ones.
+    private static let bufferSize = 64 << 10
 
     /// A writer that only counts.
     init() {
@@ -88,7 +92,7 @@ struct BinaryWriter {
         if !sealed { checksum.add(raw) }
         var written = 0
         while written < raw.count {
-            let n = Glibc.write(fd, base + written, raw.count - written)
+            let n = Glibc.write(fd, base + written, min(raw.count - written, Self.bufferSize))
             if n < 0 {
                 if errno == EINTR { continue }
                 failure = errno
