@@ -1,0 +1,34 @@
+@testable import QuarryEngine
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A mapped index file reads its bytes whether the page cache holds all of it, none of it (a cold
+/// start: `FileMapping` first reads the missing pages with read-ahead off) or parts of it.
+final class FileMappingTests: XCTestCase {
+    func testAMappingReadsTheFileWhateverPartOfItIsCached() throws {
+        let length = 3 << 20 + 123
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        let path = NSTemporaryDirectory() + "mapping-\(UUID().uuidString)"
+        defer { unlink(path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        XCTAssertEqual(fsync(fd), 0)
+        for cached in [nil, 0..<0, (1 << 20)..<(2 << 20) + 5] as [Range<Int>?] {
+            if let cached {
+                // Clean pages are dropped; then only `cached` is read back in.
+                _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+                var buffer = [UInt8](repeating: 0, count: cached.count)
+                XCTAssertEqual(pread(fd, &buffer, cached.count, off_t(cached.lowerBound)), cached.count)
+            }
+            let mapping = try FileMapping(path: path)
+            XCTAssertEqual(mapping.raw.count, length)
+            XCTAssertTrue(mapping.raw.elementsEqual(bytes), "cached: \(String(describing: cached))")
+            mapping.releaseResidentPages()
+            XCTAssertEqual(mapping.raw[length - 1], bytes[length - 1])
+        }
+    }
+}
