@@ -3,8 +3,8 @@
 ///
 /// Values are interned to dense ids by exact text. Documents map to their value ids (CSR by
 /// ordinal, for counting) and each value to its documents (CSR by value id, ordinals ascending,
-/// for filtering). Case-folded and numeric lookups are derived when the column is made, so
-/// matching a filter value costs a dictionary probe, never a scan of the documents.
+/// for filtering). Orders by text and by case-folded text are derived when the column is made, so
+/// matching a filter value costs a binary search over the values, never a scan of the documents.
 struct FacetColumn: Sendable {
     let name: String
     /// Value id → text as first seen.
@@ -15,10 +15,10 @@ struct FacetColumn: Sendable {
     let starts: StoredArray<UInt32>
     let ids: StoredArray<UInt32>
 
-    /// Lower-cased text → value ids (facet filters compare ignoring case).
-    let folded: [String: [UInt32]]
-    /// Exact text → value id (tags compare exactly).
-    let exact: [String: UInt32]
+    /// Value ids by text (tags compare exactly), and by lower-cased text (facet filters ignore case):
+    /// 4 bytes a value where two hash tables took about 60, and a tag column can hold 75,000 values.
+    let byText: [UInt32]
+    let byFoldedText: [UInt32]
     /// Value id → the number its text spells, or NaN.
     let numbers: [Double]
     /// `valueStarts[v]..<valueStarts[v + 1]` index `valueDocs` for value `v`.
@@ -35,10 +35,13 @@ struct FacetColumn: Sendable {
     /// so a count is a popcount of an AND with the matches; empty when too many values.
     let valueBits: [UInt64]
     let wordCount: Int
-    /// When single-valued: each document's value id, `UInt32.max` for none (one load per document).
-    let singles: [UInt32]
+    /// When single-valued with fewer than 65,535 values: each document's value id, `UInt16.max` for
+    /// none (one load per document); else empty.
+    let singles: [UInt16]
     /// Bitset bytes a column may spend on `valueBits`.
     static let bitsetBudget = 16 << 20
+    /// Columns with this many values or more keep no `valueBits`.
+    static let popcountValueLimit = 256
 
     /// `valueStarts`/`valueDocs` when saved with the column (else derived from `starts`/`ids`), checked by the caller.
     init(name: String, values: [String], numericFlags: [UInt8], starts: StoredArray<UInt32>, ids: StoredArray<UInt32>,
@@ -48,16 +51,15 @@ struct FacetColumn: Sendable {
         self.numericFlags = numericFlags
         self.starts = starts
         self.ids = ids
-        var folded: [String: [UInt32]] = [:], exact: [String: UInt32] = [:]
         var numbers = [Double](repeating: .nan, count: values.count)
         for (id, text) in values.enumerated() {
-            folded[text.lowercased(), default: []].append(UInt32(id))
-            exact[text] = UInt32(id)
             if let number = Self.number(text) { numbers[id] = number }
         }
-        self.folded = folded
-        self.exact = exact
         self.numbers = numbers
+        let byText = values.indices.sorted { values[$0] < values[$1] }
+        self.byText = byText.map { UInt32($0) }
+        let folded = values.map { $0.lowercased() }
+        byFoldedText = values.indices.sorted { folded[$0] != folded[$1] ? folded[$0] < folded[$1] : $0 < $1 }.map { UInt32($0) }
         let documents = max(starts.count - 1, 0)
         let single = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
         if let savedStarts, let savedDocs {
@@ -80,19 +82,21 @@ struct FacetColumn: Sendable {
             self.valueDocs = StoredArray(valueDocs)
         }
         isSingleValued = single
-        var singles: [UInt32] = []
-        if single {
-            singles = [UInt32](repeating: .max, count: documents)
-            for d in 0..<documents where starts[d] != starts[d + 1] { singles[d] = ids[Int(starts[d])] }
+        var singles: [UInt16] = []
+        if single && values.count < Int(UInt16.max) {
+            singles = [UInt16](repeating: .max, count: documents)
+            for d in 0..<documents where starts[d] != starts[d + 1] { singles[d] = UInt16(ids[Int(starts[d])]) }
         }
         self.singles = singles
         var ranks = [UInt32](repeating: 0, count: values.count)
-        for (rank, id) in values.indices.sorted(by: { values[$0] < values[$1] }).enumerated() { ranks[id] = UInt32(rank) }
+        for (rank, id) in byText.enumerated() { ranks[id] = UInt32(rank) }
         alphaRanks = ranks
         hasNumbers = numericFlags.contains(1)
         let words = (documents + 63) >> 6
         wordCount = words
-        if values.count * words * 8 <= Self.bitsetBudget && !values.isEmpty {
+        // Counting popcounts rows only when values × words < 4 × matches (`FacetCounter`), which no set of
+        // matches allows from 256 values up: past that the rows would be dead weight (11 MiB for 9,000 tags at 10k).
+        if values.count * words * 8 <= Self.bitsetBudget && !values.isEmpty && values.count < Self.popcountValueLimit {
             var bits = [UInt64](repeating: 0, count: values.count * words)
             for v in values.indices {
                 for i in Int(valueStarts[v])..<Int(valueStarts[v + 1]) {
@@ -109,6 +113,34 @@ struct FacetColumn: Sendable {
     var documentCount: Int { max(starts.count - 1, 0) }
 
     func documents(of value: Int) -> Range<Int> { Int(valueStarts[value])..<Int(valueStarts[value + 1]) }
+
+    /// The id of the value spelled `text` exactly.
+    func id(exactly text: String) -> UInt32? {
+        let at = Self.lowerBound(byText) { values[Int($0)] < text }
+        return at < byText.count && values[Int(byText[at])] == text ? byText[at] : nil
+    }
+
+    /// The ids of the values equal to `text` ignoring case, ascending.
+    func ids(ignoringCase text: String) -> [UInt32] {
+        let key = text.lowercased()
+        var at = Self.lowerBound(byFoldedText) { values[Int($0)].lowercased() < key }
+        var ids: [UInt32] = []
+        while at < byFoldedText.count && values[Int(byFoldedText[at])].lowercased() == key {
+            ids.append(byFoldedText[at])
+            at += 1
+        }
+        return ids
+    }
+
+    /// The first index of `order` whose value is not `before` the key.
+    private static func lowerBound(_ order: [UInt32], before: (UInt32) -> Bool) -> Int {
+        var low = 0, high = order.count
+        while low < high {
+            let mid = (low + high) / 2
+            if before(order[mid]) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
 
     /// The number a facet text spells: plain decimal notation only (no `inf`, `nan` or hex).
     static func number(_ text: String) -> Double? {

@@ -87,7 +87,7 @@ struct FacetCounter {
             universe.withUnsafeBufferPointer { universe in
                 column.starts.withUnsafeBufferPointer { starts in
                     column.ids.withUnsafeBufferPointer { ids in
-                        if column.isSingleValued {
+                        if !column.singles.isEmpty {
                             column.singles.withUnsafeBufferPointer { singles in
                                 for w in 0..<universe.count {
                                     var word = universe[w]

@@ -55,9 +55,8 @@ enum FacetResponse {
 
     /// Whether some value equal to `value` ignoring case has a count.
     private static func matches(_ value: String, _ tally: FacetCounter.Tally) -> Bool {
-        let folded = value.lowercased()
-        return tally.parts.contains { part in
-            (part.column.folded[folded] ?? []).contains { part.counts[Int($0)] > 0 }
+        tally.parts.contains { part in
+            part.column.ids(ignoringCase: value).contains { part.counts[Int($0)] > 0 }
         }
     }
 

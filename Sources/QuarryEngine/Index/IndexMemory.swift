@@ -13,9 +13,9 @@ public struct IndexMemory: Sendable, Equatable {
     /// Rows of `NeighborTables` kept, and the most that may be (a bound per segment).
     public var neighborRows: Int
     public var neighborRowLimit: Int
-    /// Bytes read in place from the index file (postings, token positions, numbers, sort keys, the id
-    /// lookup, facet values and prefix sets of opened segments): in
-    /// the kernel's page cache, resident in the daemon only as far as searches touch them.
+    /// Bytes read in place from the index file (document ids, postings, token positions, numbers, sort
+    /// keys, the id lookup, facet values and prefix sets of opened segments): in the kernel's page cache,
+    /// resident in the daemon only as far as searches touch them.
     public var mapped: Int
 
     public var total: Int { structures.reduce(0) { $0 + $1.bytes } }
@@ -75,7 +75,7 @@ extension SearchIndex {
 extension Segment {
     /// Bytes of this segment's arrays read in place from its file.
     var mappedBytes: Int {
-        var bytes = sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
+        var bytes = docIDs.mappedBytes + sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
         bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.values.mappedBytes }
         bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.valueDocs.mappedBytes }
         bytes += prefixSets.entries.values.reduce(0) { $0 + $1.levels.words.mappedBytes }
@@ -105,10 +105,7 @@ extension FacetColumn {
     var memoryBytes: Int {
         var bytes = values.reduce(MemorySize.array(values)) { $0 + MemorySize.string($1) }
         bytes += MemorySize.array(numericFlags) + MemorySize.array(starts) + MemorySize.array(ids)
-        bytes += MemorySize.table(count: folded.count, entryBytes: MemoryLayout<String>.stride + MemoryLayout<[UInt32]>.stride)
-        bytes += folded.reduce(0) { $0 + MemorySize.string($1.key) + MemorySize.array($1.value) }
-        bytes += MemorySize.table(count: exact.count, entryBytes: MemoryLayout<String>.stride + MemoryLayout<UInt32>.stride)
-        bytes += exact.keys.reduce(0) { $0 + MemorySize.string($1) }
+        bytes += MemorySize.array(byText) + MemorySize.array(byFoldedText)
         bytes += MemorySize.array(numbers) + MemorySize.array(valueStarts) + MemorySize.array(valueDocs)
         bytes += MemorySize.array(alphaRanks) + MemorySize.array(valueBits) + MemorySize.array(singles)
         return bytes

@@ -6,9 +6,9 @@ import Foundation
 /// length), the body (per segment its arrays, see `BinaryBuffer`), and a 16-byte footer (checksum of
 /// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
-/// Mapped, small arrays copied out and large ones left in place (see `FileMapping`): postings, token
-/// positions, numbers, sort keys, the id lookup, facet values per document and documents per value,
-/// and the prefix sets, saved because rebuilding them would decode every posting. Then checked whole
+/// Mapped, small arrays copied out and large ones left in place (see `FileMapping`): document ids,
+/// postings, token positions, numbers, sort keys, the id lookup, facet values per document and documents
+/// per value, and the prefix sets, saved because rebuilding them would decode every posting. Then checked whole
 /// on two threads (searches decode postings and token positions unchecked; `decode`).
 /// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
@@ -132,7 +132,7 @@ extension SearchIndex {
         let segmentCount = try reader.readInt(max: 1 << 20)
         var segments: [(segment: Segment, dead: Bitset)] = []
         for _ in 0..<segmentCount {
-            let docIDs = try reader.readArray(of: DocID.self)
+            let docIDs = try reader.readStored(of: DocID.self)
             let keyCount = try reader.readInt(max: 1024)
             let sortValues = try reader.readStored(of: Double.self)
             let rankCount = try reader.readInt(max: 1024)

@@ -4,8 +4,8 @@
 /// among equally relevant documents the lower ordinal wins, and ordinal order *is* the custom ranking
 /// within the segment. An index is one large segment plus small ones appended by writes (see `SearchIndex`).
 struct Segment: Sendable {
-    /// External id by ordinal.
-    let docIDs: [DocID]
+    /// External id by ordinal: read for a page's hits and ties only, so left in the file when opened.
+    let docIDs: StoredArray<DocID>
     /// `StaticOrder` values, `keyCount` per ordinal.
     let sortValues: StoredArray<Double>
     let keyCount: Int

@@ -41,7 +41,7 @@ struct SegmentFilter {
         case .facet(let attribute, let value):
             if let column = segment.facets.column(attribute) { set(&bits, column, Self.ids(column, value)) }
         case .tag(let tag):
-            if let column = segment.facets.column(FacetValues.tagsAttribute), let id = column.exact[tag] {
+            if let column = segment.facets.column(FacetValues.tagsAttribute), let id = column.id(exactly: tag) {
                 set(&bits, column, [id])
             }
         case .comparison(let attribute, let op, let bound):
@@ -64,7 +64,7 @@ struct SegmentFilter {
 
     /// Value ids a facet filter value matches: same text ignoring case, or the same number.
     static func ids(_ column: FacetColumn, _ value: FacetValue) -> [UInt32] {
-        var ids = column.folded[value.text.lowercased()] ?? []
+        var ids = column.ids(ignoringCase: value.text)
         let number: Double? = switch value {
         case .number(let d): d
         case .string(let s): FacetColumn.number(s)
