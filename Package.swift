@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "CTransportShims", dependencies: ["CLibUV"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CPrefetch"),
 
         .target(name: "QuarrySync"),
         .target(name: "QuarryJSON", dependencies: [
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "QuarryTransport", dependencies: ["CLibUV", "CTransportShims", "QuarrySync"]),
         .target(name: "QuarryFilters", dependencies: ["QuarryJSON"]),
         .target(name: "QuarryEngine", dependencies: [
-            "QuarryJSON", "QuarryFilters", "QuarrySync", "CSQLite", "CMalloc",
+            "QuarryJSON", "QuarryFilters", "QuarrySync", "CSQLite", "CMalloc", "CPrefetch",
             .product(name: "Collections", package: "swift-collections"),
         ]),
         .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters"]),

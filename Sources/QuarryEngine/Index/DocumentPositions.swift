@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Where, inside one document, does each of its words occur?
 ///
 /// Per document (by ordinal) the tokens in reading order: the term id and a `Location` (attribute slot
@@ -12,6 +14,9 @@ struct DocumentPositions: Sendable {
     let bytes: StoredArray<UInt8>
     /// Term id by code: codes are given in descending token frequency, so common words take one byte.
     let terms: [UInt32]
+    /// Code by term id (`UInt32.max` for a term without one), so a query can mark its words' codes and
+    /// skip other tokens without looking their terms up.
+    let codes: [UInt32]
     let tokenCount: Int
 
     init(starts: [UInt32], bytes: StoredArray<UInt8>, terms: [UInt32], tokenCount: Int) {
@@ -19,6 +24,10 @@ struct DocumentPositions: Sendable {
         self.bytes = bytes
         self.terms = terms
         self.tokenCount = tokenCount
+        // Sized by the codes, not by the largest term: a damaged file's term ids are checked only later.
+        var codes = [UInt32](repeating: .max, count: terms.count)
+        for (code, term) in terms.enumerated() where Int(term) < codes.count { codes[Int(term)] = UInt32(code) }
+        self.codes = codes
     }
 
     /// Packs tokens given as parallel arrays (`starts` index them) of `termCount` distinct terms.
@@ -44,6 +53,18 @@ struct DocumentPositions: Sendable {
     }
 
     var documentCount: Int { starts.count - 1 }
+
+    /// Starts loading document `near`'s first tokens and `far`'s bounds, for a loop about to read them.
+    @inline(__always)
+    func prefetch(near: Int, far: Int) {
+        starts.withUnsafeBufferPointer { starts in
+            guard near < starts.count, far < starts.count else { return }
+            bytes.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress, Int(starts[near]) < bytes.count { quarry_prefetch(base + Int(starts[near])) }
+            }
+            quarry_prefetch(starts.baseAddress.map { UnsafeRawPointer($0 + far) })
+        }
+    }
 
     /// Calls `body(term, location)` for each of document `doc`'s tokens, in reading order.
     @inline(__always)
@@ -105,6 +126,12 @@ struct TokenView {
 
     @inline(__always)
     func forEach(_ doc: Int, _ body: (Int, UInt16) -> Void) {
+        forEachCode(doc) { code, location in body(Int(terms[code]), location) }
+    }
+
+    /// Like `forEach`, with each token's code (see `DocumentPositions.terms`) instead of its term.
+    @inline(__always)
+    func forEachCode(_ doc: Int, _ body: (Int, UInt16) -> Void) {
         var p = Int(starts[doc])
         let end = Int(starts[doc + 1])
         var location: UInt16 = 0
@@ -115,7 +142,7 @@ struct TokenView {
             let explicit = bytes.loadUnaligned(fromByteOffset: p, as: UInt16.self).littleEndian
             location = next ? location &+ 1 : explicit
             p += next ? 0 : 2
-            body(Int(terms[Int(code)]), location)
+            body(Int(code), location)
         }
     }
 }

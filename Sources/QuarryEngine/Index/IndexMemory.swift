@@ -49,7 +49,7 @@ extension SearchIndex {
                 + MemorySize.array(segment.postings.bytes) + MemorySize.array(segment.postings.scoreValues)
                 + MemorySize.array(segment.postings.lowestScores)
             positions += MemorySize.array(segment.positions.starts) + MemorySize.array(segment.positions.bytes)
-                + MemorySize.array(segment.positions.terms)
+                + MemorySize.array(segment.positions.terms) + MemorySize.array(segment.positions.codes)
             facets += segment.facets.columns.reduce(0) { $0 + $1.memoryBytes }
             numbers += segment.facets.numeric.reduce(0) { $0 + MemorySize.array($1.starts) + MemorySize.array($1.values) }
                 + MemorySize.array(segment.facets.geo.starts) + MemorySize.array(segment.facets.geo.latitudes)

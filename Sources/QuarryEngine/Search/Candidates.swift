@@ -58,6 +58,19 @@ struct Candidates {
         }
     }
 
+    /// `forEach`, also telling `ahead` the candidates `near` and `far` places on (list form only), so a
+    /// caller can start loading what it will read for them while it works on this one.
+    func forEach(dead: Bitset, ahead: (_ near: Int, _ far: Int) -> Void, _ body: (Int) -> Bool) {
+        guard let list else { return forEach(dead: dead, body) }
+        let near = 4, far = 12
+        list.withUnsafeBufferPointer { list in
+            for i in list.indices {
+                if i + far < list.count { ahead(Int(list[i + near]), Int(list[i + far])) }
+                if !body(Int(list[i])) { return }
+            }
+        }
+    }
+
     /// Whether `d` is a live candidate.
     func contains(_ d: Int, dead: Bitset) -> Bool {
         if let list {

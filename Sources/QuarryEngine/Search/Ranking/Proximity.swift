@@ -13,14 +13,23 @@ struct ProximityScorer {
     /// Per word three entries: the bounds and typos of its single run of terms (lower bound -1 when
     /// it has several runs and needs a binary search).
     private let runs: [Int]
-    /// Every word's terms lie in `envelope`: most tokens (descriptions) fall outside and are skipped at once.
-    private let envelope: Range<Int>
+    /// Bit per token code: set when some word matches the code's term. Most tokens (descriptions) match
+    /// no word and are skipped on one test of a small bitset, without loading their term.
+    private let relevant: [UInt64]
 
     init(segment: Segment, words: [MatchedTerms]) {
         positions = segment.positions
         self.words = words
-        let lowest = words.compactMap { $0.runs.first?.terms.lowerBound }.min() ?? 0
-        envelope = lowest..<max(lowest, words.compactMap { $0.runs.last?.terms.upperBound }.max() ?? 0)
+        let codes = segment.positions.codes
+        var relevant = [UInt64](repeating: 0, count: (codes.count + 63) >> 6)
+        for word in words {
+            for run in word.runs {
+                for term in run.terms where term < codes.count && codes[term] != .max {
+                    relevant[Int(codes[term]) >> 6] |= 1 << UInt64(codes[term] & 63)
+                }
+            }
+        }
+        self.relevant = relevant
         runs = words.flatMap { word -> [Int] in
             switch word.runs.count {
             case 0: [0, 0, 0]
@@ -62,7 +71,9 @@ struct ProximityScorer {
             for w in 0..<count { last[w] = -1; best[w] = Self.cap }
             positions.withTokens { tokens in
                 runs.withUnsafeBufferPointer { runs in
-                    scan(tokens, ordinal, runs: runs, last: last, best: best, target: target, match: &match)
+                    relevant.withUnsafeBufferPointer { relevant in
+                        scan(tokens, ordinal, runs: runs, relevant: relevant, last: last, best: best, target: target, match: &match)
+                    }
                 }
             }
             var total = 0
@@ -71,20 +82,20 @@ struct ProximityScorer {
         }
     }
 
-    private func scan(_ tokens: TokenView, _ ordinal: Int, runs: UnsafeBufferPointer<Int>,
+    private func scan(_ tokens: TokenView, _ ordinal: Int, runs: UnsafeBufferPointer<Int>, relevant: UnsafeBufferPointer<UInt64>,
                       last: UnsafeMutablePointer<Int>, best: UnsafeMutablePointer<Int>, target: Int, match: inout WordMatch?) {
         let count = words.count
         let disabled = SegmentBuilder.typoDisabledBit
         var slot = -1
-        let low = envelope.lowerBound, span = UInt(envelope.count)
-        tokens.forEach(ordinal) { term, raw in
+        tokens.forEachCode(ordinal) { code, raw in
             let location = raw & ~disabled
             let tokenSlot = Location.slot(location)
             if tokenSlot != slot {
                 slot = tokenSlot
                 for w in 0..<count { last[w] = -1 }
             }
-            if UInt(bitPattern: term &- low) >= span { return }
+            guard code >> 6 < relevant.count, relevant[code >> 6] & (1 << UInt64(code & 63)) != 0 else { return }
+            let term = Int(tokens.terms[code])
             let p = Location.position(location)
             var matched: UInt64 = 0
             for w in 0..<count {

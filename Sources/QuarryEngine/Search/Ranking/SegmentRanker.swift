@@ -123,7 +123,10 @@ struct SegmentRanker {
         // The scan skips what the early pass visited, found by walking the exact postings beside it.
         var nextExact = exactFirst ? exactTerm.map { PostingCursor(postings, term: $0) } : nil
         var exactLeft = nextExact?.advance() ?? false
-        candidates.forEach(dead: dead) { ordinal in
+        let positions = segment.positions
+        candidates.forEach(dead: dead, ahead: { near, far in
+            if lazyProximity || deferred != nil { positions.prefetch(near: near, far: far) }
+        }) { ordinal in
             if exactFirst {
                 while exactLeft, let d = nextExact?.document, d < ordinal { exactLeft = nextExact?.advance() ?? false }
                 if exactLeft && nextExact?.document == ordinal && !revisit.contains(ordinal) { return true }
