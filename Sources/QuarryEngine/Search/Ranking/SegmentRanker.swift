@@ -80,12 +80,16 @@ struct SegmentRanker {
         // an exact document's textual key always differs from the others', so visiting it early
         // breaks no tie on the ordinal.) Postings are in ordinal order, which the scan below relies on.
         let exactFirst = words.count == 1 && !lazyProximity && exactTerm != nil
-        // Otherwise only a document whose postings hold the exact term can gain it.
-        let exactDocuments = exactFirst ? nil : exactTerm.map { term in
-            var documents = Bitset(capacity: segment.count)
-            postings.forEach(term) { d, _ in documents.insert(d) }
-            return documents
+        // Otherwise only a document whose postings hold the exact term can gain it. Knowing which costs
+        // decoding those postings: not worth it for a few candidates against a common word ('ave house a':
+        // 103 candidates, and the word "a" in most documents), where any candidate may gain it.
+        let exactDocuments = exactFirst ? nil : exactTerm.flatMap { term -> Bitset? in
+            guard postings.count(of: term) <= 4 * candidates.count else { return nil }
+            var words = [UInt64](repeating: 0, count: (segment.count + 63) >> 6)
+            postings.forEach(term) { d, _ in if d >> 6 < words.count { words[d >> 6] |= 1 << UInt64(d & 63) } }
+            return Bitset(words: words)
         }
+        let mayGainExact: UInt64 = exactTerm == nil ? 0 : 1
         var revisit = Set<Int>()
         if exactFirst, let deferred, let exactTerm {
             var early = PostingCursor(postings, term: exactTerm)
@@ -146,7 +150,7 @@ struct SegmentRanker {
             let t = UInt64(min(typos[ordinal], 63))
             var a = UInt64(attribute[ordinal]), e = UInt64(exact[ordinal])
             let scoreFloor = deferred.map { UInt64($0.entry.floor(ordinal)) } ?? .max
-            let exactGain: UInt64 = exactDocuments?.contains(ordinal) == true ? 1 : 0
+            let exactGain = exactDocuments.map { $0.contains(ordinal) ? 1 : 0 } ?? mayGainExact
             var key = packing.pack(typos: t, proximity: minimumProximity, attribute: min(a, scoreFloor), exact: min(e + exactGain, 63))
             if key >= worst { return true }
             var values = RankingLayout.Values()
