@@ -55,11 +55,11 @@ struct FacetCounter {
             // Most documents match: count the few that do not, and subtract from each value's total.
             var complement = universe
             for w in complement.indices { complement[w] = ~complement[w] & ((w + 1) << 6 <= n ? .max : (1 << UInt64(n & 63)) - 1) }
-            var counts = walk(column, complement)
+            var counts = walk(column, complement, documents: n - matches)
             for v in counts.indices { counts[v] = column.valueStarts[v + 1] - column.valueStarts[v] - counts[v] }
             return counts
         }
-        return usePopcount ? popcounts(column, universe) : walk(column, universe)
+        return usePopcount ? popcounts(column, universe) : walk(column, universe, documents: matches)
     }
 
     private static func popcounts(_ column: FacetColumn, _ universe: [UInt64]) -> [UInt32] {
@@ -80,8 +80,21 @@ struct FacetCounter {
         return counts
     }
 
-    /// Counts by walking the set bits of `universe` and each document's value ids.
-    private static func walk(_ column: FacetColumn, _ universe: [UInt64]) -> [UInt32] {
+    /// Documents from which a walk is split in two halves on two threads: a keystroke matching half of
+    /// 1M documents spent most of its time here ('ca': 4.4 of 7 ms), and a user waits for it.
+    static let parallelWalk = 1 << 16
+
+    /// Counts by walking the `documents` set bits of `universe` and each document's value ids.
+    static func walk(_ column: FacetColumn, _ universe: [UInt64], documents: Int) -> [UInt32] {
+        guard documents >= parallelWalk else { return walk(column, universe, words: 0..<universe.count) }
+        let middle = universe.count / 2
+        var (counts, more) = Parallel.both({ walk(column, universe, words: 0..<middle) },
+                                           { walk(column, universe, words: middle..<universe.count) })
+        for v in counts.indices { counts[v] &+= more[v] }
+        return counts
+    }
+
+    private static func walk(_ column: FacetColumn, _ universe: [UInt64], words: Range<Int>) -> [UInt32] {
         var counts = [UInt32](repeating: 0, count: column.values.count)
         counts.withUnsafeMutableBufferPointer { counts in
             universe.withUnsafeBufferPointer { universe in
@@ -89,7 +102,7 @@ struct FacetCounter {
                     column.ids.withUnsafeBufferPointer { ids in
                         if !column.singles.isEmpty {
                             column.singles.withUnsafeBufferPointer { singles in
-                                for w in 0..<universe.count {
+                                for w in words {
                                     var word = universe[w]
                                     while word != 0 {
                                         let id = singles[w << 6 | word.trailingZeroBitCount]
@@ -100,7 +113,7 @@ struct FacetCounter {
                             }
                             return
                         }
-                        for w in 0..<universe.count {
+                        for w in words {
                             var word = universe[w]
                             while word != 0 {
                                 let d = w << 6 | word.trailingZeroBitCount
