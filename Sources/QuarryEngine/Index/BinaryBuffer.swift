@@ -82,12 +82,17 @@ struct BinaryWriter {
 
     private mutating func flush() {
         guard !buffer.isEmpty else { return }
-        let pending = buffer
-        pending.withUnsafeBytes { output($0) }
+        // Written from the buffer in place (a copy to hand to `output` would allocate per flush).
+        buffer.withUnsafeBytes { Self.output($0, to: fd, sealed: sealed, checksum: &checksum, failure: &failure) }
         buffer.removeAll(keepingCapacity: true)
     }
 
     private mutating func output(_ raw: UnsafeRawBufferPointer) {
+        Self.output(raw, to: fd, sealed: sealed, checksum: &checksum, failure: &failure)
+    }
+
+    private static func output(_ raw: UnsafeRawBufferPointer, to fd: Int32?, sealed: Bool, checksum: inout Checksum.Running,
+                               failure: inout Int32?) {
         guard let fd, failure == nil, let base = raw.baseAddress else { return }
         if !sealed { checksum.add(raw) }
         var written = 0
