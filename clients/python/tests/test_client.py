@@ -187,11 +187,17 @@ def test_spawning_twice_on_one_data_directory_shares_one_daemon(binary, data_dir
     # The second moved to a background daemon when the first went away: stop it and wait for it to let go.
     subprocess.run([binary, "stop", "--socket", os.path.join(data_dir, "quarry.sock")], capture_output=True,
                    timeout=20)
+    wait_until_released(data_dir)
+
+
+def wait_until_released(data_dir):
+    """Waits (up to 10 s) for the daemon on `data_dir` to let go of it: a daemon told to stop still
+    saves its indices before it exits, and removing the directory under it would race that save."""
     with open(os.path.join(data_dir, "LOCK"), "a") as lock:
         for _ in range(200):
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
+                return
             except OSError:
                 time.sleep(0.05)
 
@@ -220,6 +226,7 @@ def test_connect_starts_the_shared_daemon_if_absent(binary, tmp, people):
         with Client.connect(path, binary=binary, data_dir=data) as second:
             assert second.search("people", "amal").nb_hits == 1
         first.call("stopServer")
+    wait_until_released(data)
     assert os.path.exists(os.path.join(data, "daemon.log"))
 
 
