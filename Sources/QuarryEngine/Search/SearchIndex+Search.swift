@@ -31,16 +31,19 @@ extension SearchIndex {
             nbHits = plan.hitCount(self)
             ranked = refined == nil ? staticTop(wanted, layout: ranking, dead: plan.hitDead) : []
         } else {
-            var candidates: [Candidates] = []
+            var candidates: [Candidates] = [], scorers: [ProximityScorer?] = []
+            let collectsProximity = ranking.hasProximity && words.count > 1, ranks = wanted > 0 && refined == nil
             // Only the packed ranker completes a word matched by prefix bitset (see `Candidates.DeferredWord`).
             let deferrable = refined == nil && parameters.restrictSearchableAttributes == nil && ranking.textual != nil
             for (s, segment) in segments.enumerated() {
                 let matcher = TypoMatcher(dictionary: segment.dictionary)
                 let terms = words.map { matcher.match($0) }
                 matchedTerms.append(terms)
-                let scorer = ranking.hasProximity && words.count > 1 ? ProximityScorer(segment: segment, words: terms) : nil
+                // Made once per segment: collection (for proximity) and ranking both read with it.
+                let scorer = collectsProximity || ranks ? ProximityScorer(segment: segment, words: terms) : nil
+                scorers.append(scorer)
                 var found = Candidates.collect(segment: segment, dead: plan.universeDead[s], words: terms, layout: layout,
-                                               proximity: scorer, deferrable: deferrable)
+                                               proximity: collectsProximity ? scorer : nil, deferrable: deferrable)
                 if let restricted = parameters.restrictSearchableAttributes {
                     restrict(&found, segment: s, words: terms, to: restricted, dead: plan.universeDead[s])
                 }
@@ -53,7 +56,8 @@ extension SearchIndex {
             nbHits = candidates.reduce(0) { $0 + $1.count }
             for s in segments.indices {
                 guard wanted > 0, refined == nil else { break }
-                var ranker = SegmentRanker(segment: segments[s], index: s, dead: plan.hitDead[s], words: matchedTerms[s], layout: ranking)
+                var ranker = SegmentRanker(segment: segments[s], index: s, dead: plan.hitDead[s], words: matchedTerms[s], layout: ranking,
+                                           proximity: scorers[s])
                 ranked += ranker.best(wanted, of: candidates[s])
             }
         }

@@ -14,13 +14,14 @@ struct SegmentRanker {
     let layout: RankingLayout
     private let proximity: ProximityScorer
 
-    init(segment: Segment, index: Int, dead: Bitset, words: [MatchedTerms], layout: RankingLayout) {
+    /// `proximity`, when given, is the scorer candidate collection already made for these words.
+    init(segment: Segment, index: Int, dead: Bitset, words: [MatchedTerms], layout: RankingLayout, proximity: ProximityScorer? = nil) {
         self.segment = segment
         self.index = index
         self.dead = dead
         self.words = words
         self.layout = layout
-        proximity = ProximityScorer(segment: segment, words: words)
+        self.proximity = proximity ?? ProximityScorer(segment: segment, words: words)
     }
 
     private var lazyProximity: Bool { layout.hasProximity && words.count > 1 }
@@ -85,9 +86,9 @@ struct SegmentRanker {
         // 103 candidates, and the word "a" in most documents), where any candidate may gain it.
         let exactDocuments = exactFirst ? nil : exactTerm.flatMap { term -> Bitset? in
             guard postings.count(of: term) <= 4 * candidates.count else { return nil }
-            var words = [UInt64](repeating: 0, count: (segment.count + 63) >> 6)
-            postings.forEach(term) { d, _ in if d >> 6 < words.count { words[d >> 6] |= 1 << UInt64(d & 63) } }
-            return Bitset(words: words)
+            var documents = Bitset(capacity: segment.count)
+            postings.forEach(term) { d, _ in documents.insert(d) }
+            return documents
         }
         let mayGainExact: UInt64 = exactTerm == nil ? 0 : 1
         var revisit = Set<Int>()
@@ -127,9 +128,9 @@ struct SegmentRanker {
         // The scan skips what the early pass visited, found by walking the exact postings beside it.
         var nextExact = exactFirst ? exactTerm.map { PostingCursor(postings, term: $0) } : nil
         var exactLeft = nextExact?.advance() ?? false
-        let positions = segment.positions
+        let positions = segment.positions, readsTokens = lazyProximity || deferred != nil
         candidates.forEach(dead: dead, ahead: { near, far in
-            if lazyProximity || deferred != nil { positions.prefetch(near: near, far: far) }
+            if readsTokens { positions.prefetch(near: near, far: far) }
         }) { ordinal in
             if exactFirst {
                 while exactLeft, let d = nextExact?.document, d < ordinal { exactLeft = nextExact?.advance() ?? false }
