@@ -74,7 +74,7 @@ struct BinaryWriter {
         guard fd != nil, raw.count > 0 else { return }
         if buffer.count + raw.count > Self.bufferSize { flush() }
         if raw.count >= Self.bufferSize {
-            output(raw)
+            Self.output(raw, to: fd, sealed: sealed, checksum: &checksum, failure: &failure)
         } else {
             buffer.append(contentsOf: raw)
         }
@@ -85,10 +85,6 @@ struct BinaryWriter {
         // Written from the buffer in place (a copy to hand to `output` would allocate per flush).
         buffer.withUnsafeBytes { Self.output($0, to: fd, sealed: sealed, checksum: &checksum, failure: &failure) }
         buffer.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func output(_ raw: UnsafeRawBufferPointer) {
-        Self.output(raw, to: fd, sealed: sealed, checksum: &checksum, failure: &failure)
     }
 
     private static func output(_ raw: UnsafeRawBufferPointer, to fd: Int32?, sealed: Bool, checksum: inout Checksum.Running,

@@ -18,7 +18,7 @@ struct Segment: Sendable {
     let lookup: StoredArray<UInt64>
     /// Values for filters, facets, distinct and geo.
     var facets: SegmentFacets = .empty
-    /// Documents per short, frequent prefix (large segments only); derived, not stored.
+    /// Documents per short, frequent prefix (large segments only); built from the postings, saved with the segment.
     var prefixSets: PrefixSets = .empty
     /// Lazily filled, for `ProximityBound`.
     let neighbors = NeighborTables()
