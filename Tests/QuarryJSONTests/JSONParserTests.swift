@@ -45,6 +45,41 @@ final class JSONParserTests: XCTestCase {
         }
     }
 
+    /// Strings are decoded without the standard library's validating initializer, so each kind of
+    /// malformed UTF-8 is checked here, in keys, values and escaped strings alike.
+    func testRejectsEachKindOfMalformedUTF8() {
+        let malformed: [[UInt8]] = [
+            [0xFF], [0x80], [0xC0, 0x80], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xF0, 0x9F, 0x98], [0x61, 0xE9, 0x62],
+        ]
+        for bytes in malformed {
+            for document in [[0x22] + bytes + [0x22], [0x7B, 0x22] + bytes + [0x22, 0x3A, 0x31, 0x7D],
+                             [0x22, 0x5C, 0x6E] + bytes + [0x22]] {
+                XCTAssertThrowsError(try JSONParser.parse(document), "\(document)") { error in
+                    XCTAssertEqual((error as? JSONParseError)?.reason, "invalid UTF-8 in string", "\(document)")
+                }
+            }
+        }
+        XCTAssertEqual(try JSONParser.parse(Array(#""é€𝄞\u00e9 \uFFFD �""#.utf8)), .string("é€𝄞é \u{FFFD} \u{FFFD}"))
+    }
+
+    /// Random byte strings: the parser accepts a string exactly when the standard library's
+    /// validating initializer does, and then yields the same text.
+    func testAcceptsStringsExactlyWhenTheyAreValidUTF8() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [[0x61], [0x7A], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0x80], [0xBF],
+                                 [0xC3], [0xE2], [0xF0], [0xED, 0xA0], [0xF5], [0xC1], [0xEF, 0xBF, 0xBD]]
+        for _ in 0..<5_000 {
+            var content: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                content += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+            }
+            let expected = String(validating: content, as: UTF8.self)
+            let parsed = try? JSONParser.parse([0x22] + content + [0x22])
+            XCTAssertEqual(parsed, expected.map(JSON.string), "\(content)")
+        }
+    }
+
     func testReportsOffsets() {
         let cases: [(String, Int, String)] = [
             ("", 0, "unexpected end of input, expected a value"),
