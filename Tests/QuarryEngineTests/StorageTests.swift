@@ -33,6 +33,24 @@ final class StorageTests: XCTestCase {
         XCTAssertEqual(found.1["title"], "Dune")
     }
 
+    /// A large write gets a page cache large enough not to rewrite spilled pages, and hands it back
+    /// when it ends.
+    func testALargeWriteUsesALargeCacheAndReleasesIt() throws {
+        let directory = TemporaryDirectory()
+        let store = try IndexStore(path: directory.path + "/records.sqlite", name: "x", now: 0)
+        let filler = String(repeating: "lorem ipsum ", count: 50)
+        var during = 0
+        try store.write(now: 1) { () throws(EngineError) in
+            for n in 0..<20_000 {
+                _ = try store.upsert(objectID: "r\(n)", body: JSONWriter.encode(["objectID": .string("r\(n)"), "text": .string(filler)]))
+            }
+            during = store.connection.cacheBytes
+        }
+        XCTAssertGreaterThan(during, 8 << 20, "the 12 MB written stayed in a cache larger than SQLite's 2 MiB default")
+        XCTAssertLessThan(store.connection.cacheBytes, 1 << 20, "the cache was released after the write")
+        XCTAssertEqual(try store.count(), 20_000)
+    }
+
     func testEveryWriteBumpsTheGenerationAndFailuresRollBack() throws {
         let directory = TemporaryDirectory()
         let store = try IndexStore(path: directory.path + "/records.sqlite", name: "x", now: 0)

@@ -37,6 +37,13 @@ final class IndexStore {
     /// Past this size the write-ahead log is checkpointed and truncated after a write.
     private let walLimit: Int
 
+    /// The writer's page cache, in KiB. With SQLite's default of 2 MiB, a transaction that inserts
+    /// a few hundred thousand records of 500-800 bytes spills pages to the log and rewrites them over
+    /// and over: 400k records of 580 bytes wrote 1.8 GB before their commit instead of 0.25 GB. From
+    /// 8 MiB up it does not happen. The cache is emptied after each write (`releaseCache`), so
+    /// it costs memory only while a write runs.
+    static let cacheKiB = 32 << 10
+
     init(path: String, name: String, now: Int64, walLimit: Int = 64 << 20) throws(EngineError) {
         self.path = path
         self.walLimit = walLimit
@@ -45,6 +52,7 @@ final class IndexStore {
         try connection.execute("PRAGMA synchronous=FULL")
         // A million-record import grows the WAL; truncate it after checkpoints.
         try connection.execute("PRAGMA journal_size_limit=\(walLimit)")
+        try connection.execute("PRAGMA cache_size=-\(Self.cacheKiB)")
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS records(
                 docID INTEGER PRIMARY KEY, objectID TEXT NOT NULL UNIQUE, body TEXT NOT NULL);
@@ -110,7 +118,13 @@ final class IndexStore {
             throw error
         }
         truncateLogIfLarge()
+        releaseCache()
         return result
+    }
+
+    /// Hands back the page cache a large write filled, so an idle daemon does not keep it.
+    private func releaseCache() {
+        try? connection.execute("PRAGMA shrink_memory")
     }
 
     /// One transaction holds a whole import, so the log grows to the size of what it wrote (615 MB for a

@@ -78,6 +78,14 @@ final class SQLiteConnection {
         }
     }
 
+    /// Heap bytes the connection's page cache holds now.
+    var cacheBytes: Int {
+        guard let db = handle else { return 0 }
+        var current: Int32 = 0, highest: Int32 = 0
+        sqlite3_db_status(db, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
     var errorMessage: String {
         guard let db = handle else { return "connection closed" }
         return String(cString: sqlite3_errmsg(db))
