@@ -73,8 +73,8 @@ extension Engine {
     ) throws(EngineError) -> (ImportCounts, EngineIndexChange) {
         func storeRecords(_ keep: (DocID, JSONObject) -> Void) throws(EngineError) -> ImportCounts {
             try readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
-                (objectID, record) throws(EngineError) in
-                keep(try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record))), record)
+                (objectID, record, text) throws(EngineError) in
+                keep(try store.upsert(objectID: objectID, body: text ?? JSONWriter.encode(.object(record))), record)
             }
         }
         guard let build = try EngineImportBuild(store: store, before: before) else {
@@ -93,10 +93,12 @@ extension Engine {
     /// Hands every good record of an import file to `keep` (objectIDs generated where missing, as
     /// the engine's rules say), skipping bad ones when `skipInvalid`; reports progress when due and,
     /// at the same moments, throws `.cancelled` if the caller cancelled. Both backends import
-    /// through it, so they accept, skip and report alike.
+    /// through it, so they accept, skip and report alike. `keep` also gets the record's JSON text
+    /// as the file had it, when the reader kept it and the rules left the record as it was: parsed,
+    /// that text is the record, so storing it spares encoding the record again.
     package static func readRecords(
         from reader: inout any ImportReader, skipInvalid: Bool, progress: (ImportProgress) -> Void, isCancelled: () -> Bool,
-        _ keep: (String, JSONObject) throws(EngineError) -> Void
+        _ keep: (String, JSONObject, [UInt8]?) throws(EngineError) -> Void
     ) throws(EngineError) -> ImportCounts {
         var counts = ImportCounts()
         var throttle = ImportProgressThrottle()
@@ -112,9 +114,10 @@ extension Engine {
                 switch item {
                 case .invalid(let position, let reason):
                     throw EngineError.invalidRecord(position: position.description, reason: reason)
-                case .value(let value, let position):
+                case .value(let value, let position, let text):
+                    let asRead = text != nil && EngineRecordRules.leavesAsIs(value)
                     let (objectID, record) = try EngineRecordRules.prepare(value, position: position.description, generate: true)
-                    try keep(objectID, record)
+                    try keep(objectID, record, asRead ? text : nil)
                     counts.imported += 1
                 }
             } catch {

@@ -25,6 +25,13 @@ package enum EngineRecordRules {
         return (objectID, record)
     }
 
+    /// True when `prepare` returns `value`'s own object as the record: its objectID is already a
+    /// non-empty string.
+    package static func leavesAsIs(_ value: JSON) -> Bool {
+        guard case .object(let record) = value, case .string(let objectID)? = record["objectID"] else { return false }
+        return !objectID.isEmpty
+    }
+
     /// A random (version 4) UUID in its usual text form.
     static func generatedObjectID() -> String {
         var generator = SystemRandomNumberGenerator()

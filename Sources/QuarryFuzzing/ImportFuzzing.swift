@@ -33,7 +33,7 @@ enum ImportFuzzing {
             var reader = try format.reader(path: path, bufferSize: bufferSize)
             while let item = try reader.next() {
                 switch item {
-                case .value(let value, let position): items.append("\(position): \(JSONWriter.string(value))")
+                case .value(let value, let position, _): items.append("\(position): \(JSONWriter.string(value))")
                 case .invalid(let position, let reason): items.append("\(position): invalid: \(reason)")
                 }
                 // A reader that stops advancing would loop forever.

@@ -27,6 +27,30 @@ final class EngineImportTests: EngineTestCase {
         XCTAssertThrowsError(try engine.importRecords(index: "talks", from: directory.file("x.txt", contents: "")))
     }
 
+    /// An NDJSON line whose objectID is already a string is stored as the file wrote it (spaces,
+    /// escapes, number spellings and repeated keys included); the others are encoded again. Either
+    /// way a record reads back as the parsed line, with its objectID as a string.
+    func testNDJSONLinesReadBackAsParsed() throws {
+        let engine = try Engine(directory: directory.path + "/data", log: { _ in })
+        let lines = [
+            #"  { "objectID" : "a", "name" : "caf\u00e9 \"bar\"", "price" : 1.50, "n" : 2, "n" : 3 , "tags":[ ] }  "#,
+            #"{"objectID": 7, "name": "seven"}"#,
+            #"{"name": "generated"}"#,
+        ]
+        let path = directory.file("spaced.ndjson", contents: lines.joined(separator: "\r\n"))
+        XCTAssertEqual(try engine.importRecords(index: "i", from: path).imported, 3)
+        let found = try engine.getObjects(["a", "7"], index: "i")
+        XCTAssertEqual(found.map { $0.map { JSONWriter.string(.object($0)) } }, [
+            #"{"objectID":"a","name":"café \"bar\"","price":1.5,"n":3,"tags":[]}"#,
+            #"{"objectID":"7","name":"seven"}"#,
+        ])
+        XCTAssertEqual(try engine.search(index: "i", parameters: ["query": "cafe"]).nbHits, 1)
+        let browsed = try engine.search(index: "i", parameters: ["query": "generated"])
+        XCTAssertEqual(browsed.nbHits, 1)
+        XCTAssertEqual(browsed["hits"]?.arrayValue?.first?["objectID"]?.stringValue?.count, 36,
+                       "a generated objectID is stored with the record")
+    }
+
     func testABadRecordInTheMiddleChangesNothing() throws {
         let engine = try Engine(directory: directory.path + "/data", log: { _ in })
         _ = try engine.saveObjects([record("keep", ["name": "kept"])], index: "i")

@@ -18,7 +18,7 @@ final class ImportReaderTests: EngineTestCase {
     }
 
     func values(_ items: [ImportItem]) -> [JSON] {
-        items.compactMap { if case .value(let value, _) = $0 { value } else { nil } }
+        items.compactMap { if case .value(let value, _, _) = $0 { value } else { nil } }
     }
 
     func invalid(_ items: [ImportItem]) -> [String] {

@@ -17,9 +17,10 @@ package enum ImportPosition: Sendable, Equatable, CustomStringConvertible {
 
 /// One step of an import reader: a parsed value (not yet checked to be a
 /// record), or a record that could not be read, which the reader has skipped
-/// past so reading can go on.
+/// past so reading can go on. A value may come with the JSON text it was parsed
+/// from, which the store can keep instead of encoding the value again.
 package enum ImportItem {
-    case value(JSON, ImportPosition)
+    case value(JSON, ImportPosition, text: [UInt8]? = nil)
     case invalid(ImportPosition, reason: String)
 }
 

@@ -19,7 +19,7 @@ struct NDJSONReader: ImportReader {
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
             if line.allSatisfy(\.isJSONWhitespace) { continue }
             do {
-                return .value(try JSONParser.parse(line), .line(lineNumber))
+                return .value(try JSONParser.parse(line), .line(lineNumber), text: line)
             } catch {
                 return .invalid(.lineColumn(lineNumber, error.offset + 1), reason: error.reason)
             }

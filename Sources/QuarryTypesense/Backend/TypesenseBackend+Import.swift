@@ -34,7 +34,7 @@ extension TypesenseBackend {
             try rebuild(entry, settings: merged?.json() ?? entry.settings) { sink throws(EngineError) in
                 if existed { try copyRecords(of: entry, into: sink) }
                 counts = try Engine.readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
-                    (_, record) throws(EngineError) in try sink.add(record)
+                    (_, record, _) throws(EngineError) in try sink.add(record)
                 }
             }
         } catch {
