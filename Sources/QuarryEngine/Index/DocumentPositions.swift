@@ -31,25 +31,38 @@ struct DocumentPositions: Sendable {
     }
 
     /// Packs tokens given as parallel arrays (`starts` index them) of `termCount` distinct terms.
-    init(starts tokenStarts: [UInt32], terms tokenTerms: [UInt32], locations: [UInt16], termCount: Int) {
+    init(starts: [UInt32], terms: [UInt32], locations: [UInt16], termCount: Int) {
+        self.init(SegmentTokens(starts: starts, terms: terms, locations: locations, termCount: termCount))
+    }
+
+    /// Packs a builder's tokens in segment order, under sorted term ids.
+    init(_ tokens: SegmentTokens) {
+        let termCount = tokens.termCount, sortedTerm = tokens.sortedTerm
         var frequency = [UInt32](repeating: 0, count: termCount)
-        for term in tokenTerms { frequency[Int(term)] &+= 1 }
-        let byFrequency = (0..<termCount).sorted { frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : $0 < $1 }
+        for term in tokens.terms { frequency[Int(term)] &+= 1 }
+        // Ties go by sorted term id, so the codes do not depend on the order terms were interned in.
+        let byFrequency = (0..<termCount).sorted {
+            frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : sortedTerm[$0] < sortedTerm[$1]
+        }
         var codeOf = [UInt32](repeating: 0, count: termCount)
         for (code, term) in byFrequency.enumerated() { codeOf[term] = UInt32(code) }
         var bytes = [UInt8]()
-        bytes.reserveCapacity(tokenTerms.count * 5 / 2 + TokenCoding.padding)
-        var starts = [UInt32](repeating: 0, count: tokenStarts.count)
-        for doc in 0..<max(tokenStarts.count - 1, 0) {
-            var previous: UInt16?
-            for t in Int(tokenStarts[doc])..<Int(tokenStarts[doc + 1]) {
-                TokenCoding.append(code: codeOf[Int(tokenTerms[t])], location: locations[t], after: previous, to: &bytes)
-                previous = locations[t]
+        bytes.reserveCapacity(tokens.terms.count * 5 / 2 + TokenCoding.padding)
+        var starts = [UInt32](repeating: 0, count: tokens.documentCount + 1)
+        tokens.terms.withUnsafeBufferPointer { terms in
+            tokens.locations.withUnsafeBufferPointer { locations in
+                tokens.forEachDocument { ordinal, range in
+                    var previous: UInt16?
+                    for t in range {
+                        TokenCoding.append(code: codeOf[Int(terms[t])], location: locations[t], after: previous, to: &bytes)
+                        previous = locations[t]
+                    }
+                    starts[ordinal + 1] = UInt32(bytes.count)
+                }
             }
-            starts[doc + 1] = UInt32(bytes.count)
         }
         bytes.append(contentsOf: repeatElement(0, count: TokenCoding.padding))
-        self.init(starts: starts, bytes: StoredArray(bytes), terms: byFrequency.map { UInt32($0) }, tokenCount: tokenTerms.count)
+        self.init(starts: starts, bytes: StoredArray(bytes), terms: byFrequency.map { sortedTerm[$0] }, tokenCount: tokens.terms.count)
     }
 
     var documentCount: Int { starts.count - 1 }

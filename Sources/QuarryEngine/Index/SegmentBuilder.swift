@@ -67,9 +67,8 @@ struct SegmentBuilder {
         }
     }
 
-    /// Sorts terms and documents and lays the segment out. Empties the builder's tokens on the way, so
-    /// a large build never holds them and their copy in ordinal order at once (at 1M: a 1.19 GB peak
-    /// without this, 0.92 with it). The builder is spent afterwards.
+    /// Sorts terms and documents and lays the segment out. Hands the builder's tokens to the layout,
+    /// which frees them, so the builder is spent afterwards.
     mutating func finish() -> Segment {
         let count = docIDs.count
         let keyCount = order.keys.count
@@ -82,7 +81,7 @@ struct SegmentBuilder {
             newDocIDs.append(docIDs[old])
             newValues.append(contentsOf: values[old * keyCount..<(old + 1) * keyCount])
         }
-        let (postings, positions) = layOutTokens(permutation: permutation, termRemap: termRemap, termCount: dictionary.count)
+        let (postings, positions) = layOutTokens(permutation: permutation, termRemap: termRemap)
         let sortRanks = order.sortCriterionKeys.map { key in
             Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
         }
@@ -94,30 +93,17 @@ struct SegmentBuilder {
         return segment
     }
 
-    /// Postings and positions from the tokens in ordinal order, with sorted term ids. The builder's own
-    /// tokens are emptied once copied, and the copy is gone when this returns.
-    private mutating func layOutTokens(permutation: [Int], termRemap: [UInt32], termCount: Int) -> (Postings, DocumentPositions) {
-        var starts = [UInt32](repeating: 0, count: permutation.count + 1)
-        var terms = [UInt32](), locations = [UInt16]()
-        terms.reserveCapacity(tokenTerms.count)
-        locations.reserveCapacity(tokenTerms.count)
-        for (ordinal, old) in permutation.enumerated() {
-            for t in Int(tokenStarts[old])..<Int(tokenStarts[old + 1]) {
-                terms.append(termRemap[Int(tokenTerms[t])])
-                locations.append(tokenLocations[t])
-            }
-            starts[ordinal + 1] = UInt32(terms.count)
-        }
+    /// Postings and positions from the builder's tokens, read in segment order through `permutation`
+    /// and `termRemap`. The builder's tokens are handed over, so they are freed when the layout ends.
+    private mutating func layOutTokens(permutation: [Int], termRemap: [UInt32]) -> (Postings, DocumentPositions) {
+        let tokens = SegmentTokens(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations,
+                                   order: permutation, sortedTerm: termRemap)
+        tokenStarts = []
         tokenTerms = []
         tokenLocations = []
         // Postings and positions are laid out from the same tokens, independently: one thread each.
         let layout = self.layout
-        let (tokenStarts, tokenTerms, tokenLocations) = (starts, terms, locations)
-        return Parallel.both({
-            Self.postings(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations, termCount: termCount, layout: layout)
-        }, {
-            DocumentPositions(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations, termCount: termCount)
-        })
+        return Parallel.both({ Self.postings(tokens, layout: layout) }, { DocumentPositions(tokens) })
     }
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends
@@ -165,44 +151,69 @@ struct SegmentBuilder {
         return (TermDictionary(bytes: newBytes, offsets: newOffsets), remap)
     }
 
-    /// Per term, the documents holding it, each with its best `AttributeScore`.
-    static func postings(starts: [UInt32], terms: [UInt32], locations: [UInt16], termCount: Int,
-                         layout: SearchableLayout) -> Postings {
-        let docCount = starts.count - 1
+    /// Per term, the documents holding it, each with its best `AttributeScore`. Counts and cursors go
+    /// by interned id; the offsets place each term's run where its sorted id says.
+    static func postings(_ tokens: SegmentTokens, layout: SearchableLayout) -> Postings {
+        let termCount = tokens.termCount
         var lastDoc = [Int32](repeating: -1, count: termCount)
-        var offsets = [UInt32](repeating: 0, count: termCount + 1)
-        for doc in 0..<docCount {
-            for t in Int(starts[doc])..<Int(starts[doc + 1]) {
-                let term = Int(terms[t])
-                if lastDoc[term] != Int32(doc) { lastDoc[term] = Int32(doc); offsets[term + 1] += 1 }
+        var counts = [UInt32](repeating: 0, count: termCount)
+        tokens.terms.withUnsafeBufferPointer { terms in
+            lastDoc.withUnsafeMutableBufferPointer { lastDoc in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    tokens.forEachDocument { ordinal, range in
+                        for t in range {
+                            let term = Int(terms[t])
+                            if lastDoc[term] != Int32(ordinal) { lastDoc[term] = Int32(ordinal); counts[term] += 1 }
+                        }
+                    }
+                }
             }
         }
-        for term in 0..<termCount { offsets[term + 1] += offsets[term] }
-        let total = Int(offsets[termCount])
-        var docs = [UInt32](repeating: 0, count: total)
-        var scores = [UInt16](repeating: 0, count: total)
-        var cursor = offsets
+        var offsets = [UInt32](repeating: 0, count: termCount + 1)
+        for term in 0..<termCount { offsets[Int(tokens.sortedTerm[term]) + 1] = counts[term] }
+        for sorted in 0..<termCount { offsets[sorted + 1] += offsets[sorted] }
+        var docs = [UInt32](repeating: 0, count: Int(offsets[termCount]))
+        var scores = [UInt16](repeating: 0, count: docs.count)
+        // A token's score by slot: the attribute's rank, and its position only where order matters.
+        let slots = 32
+        let slotScore = (0..<slots).map { AttributeScore.make(rank: layout.rank(ofSlot: $0), position: 0, ordered: false) }
+        let slotPosition = (0..<slots).map { layout.isOrdered(slot: $0) ? UInt16(Location.maxPosition) : 0 }
+        var cursor = (0..<termCount).map { offsets[Int(tokens.sortedTerm[$0])] }
         var entry = [UInt32](repeating: 0, count: termCount)
         for i in 0..<termCount { lastDoc[i] = -1 }
-        for doc in 0..<docCount {
-            for t in Int(starts[doc])..<Int(starts[doc + 1]) {
-                let term = Int(terms[t])
-                let location = locations[t]
-                let slot = Location.slot(location)
-                var score = AttributeScore.make(rank: layout.rank(ofSlot: slot), position: Location.position(location),
-                                                ordered: layout.isOrdered(slot: slot))
-                if location & typoDisabledBit != 0 { score |= AttributeScore.typoDisabledFlag }
-                if lastDoc[term] != Int32(doc) {
-                    lastDoc[term] = Int32(doc)
-                    let at = cursor[term]
-                    cursor[term] += 1
-                    entry[term] = at
-                    docs[Int(at)] = UInt32(doc)
-                    scores[Int(at)] = score
-                } else {
-                    let at = Int(entry[term])
-                    let old = scores[at], flag = AttributeScore.typoDisabledFlag
-                    scores[at] = min(old & ~flag, score & ~flag) | (old & score & flag)
+        let flag = AttributeScore.typoDisabledFlag
+        tokens.terms.withUnsafeBufferPointer { terms in
+            tokens.locations.withUnsafeBufferPointer { locations in
+                lastDoc.withUnsafeMutableBufferPointer { lastDoc in
+                    cursor.withUnsafeMutableBufferPointer { cursor in
+                        entry.withUnsafeMutableBufferPointer { entry in
+                            docs.withUnsafeMutableBufferPointer { docs in
+                                scores.withUnsafeMutableBufferPointer { scores in
+                                    tokens.forEachDocument { ordinal, range in
+                                        for t in range {
+                                            let term = Int(terms[t])
+                                            let location = locations[t]
+                                            let slot = Location.slot(location)
+                                            var score = slotScore[slot] | (location & slotPosition[slot])
+                                            if location & typoDisabledBit != 0 { score |= flag }
+                                            if lastDoc[term] != Int32(ordinal) {
+                                                lastDoc[term] = Int32(ordinal)
+                                                let at = cursor[term]
+                                                cursor[term] += 1
+                                                entry[term] = at
+                                                docs[Int(at)] = UInt32(ordinal)
+                                                scores[Int(at)] = score
+                                            } else {
+                                                let at = Int(entry[term])
+                                                let old = scores[at]
+                                                scores[at] = min(old & ~flag, score & ~flag) | (old & score & flag)
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
