@@ -13,7 +13,8 @@ package enum EngineRecordRules {
         }
         let objectID: String
         switch record["objectID"] {
-        case .string(let text) where !text.isEmpty: objectID = text
+        // Returned as is: assigning would copy the whole record, which `value` still shares.
+        case .string(let text) where !text.isEmpty: return (text, record)
         case .int(let number): objectID = String(number)
         case nil where generate: objectID = generatedObjectID()
         case nil: throw .invalidRecord(position: position, reason: "objectID is missing")
