@@ -25,7 +25,7 @@ extension Engine {
             var probe = IndexSettings()
             try probe.merge(settings)
         }
-        var reader = try format.reader(path: path)
+        var reader: any ImportReader = ReadAheadImportReader(try format.reader(path: path))
         let declaresReplicas = settings.map(Self.declaresReplicas) ?? false
 
         func run(lifecycleHeld: Bool) throws(EngineError) -> ImportReceipt {
@@ -104,9 +104,8 @@ extension Engine {
         var throttle = ImportProgressThrottle()
         func report(final: Bool) throws(EngineError) {
             guard final || throttle.isDue(records: counts.imported + counts.skipped) else { return }
-            let bytes = reader.bytes
             progress(ImportProgress(
-                bytesRead: bytes.offset, totalBytes: bytes.totalBytes, records: counts.imported, skipped: counts.skipped))
+                bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, records: counts.imported, skipped: counts.skipped))
             if isCancelled() { throw .cancelled }
         }
         while let item = try reader.next() {

@@ -7,7 +7,8 @@ import XCTest
 /// 2. a malformed element is reported with its record number and reading goes on;
 /// 3. a broken array (no '[', not closed, trailing data) is fatal;
 /// 4. NDJSON reports line and column; blank lines and CRLF are fine;
-/// 5. CSV follows RFC 4180 quoting and the documented number rule.
+/// 5. CSV follows RFC 4180 quoting and the documented number rule;
+/// 6. reading ahead on a thread yields the same items, error and progress as reading in place.
 final class ImportReaderTests: EngineTestCase {
 
     func items(_ format: ImportFormat, _ text: String) throws -> [ImportItem] {
@@ -61,6 +62,48 @@ final class ImportReaderTests: EngineTestCase {
         XCTAssertEqual(values(read), [["a": 1], ["a": 2], [1]])
         XCTAssertEqual(invalid(read).count, 1)
         XCTAssertTrue(invalid(read)[0].hasPrefix("line 5, column 6: "), invalid(read)[0])
+    }
+
+    /// Every format, batch sizes that do and do not divide the item count, a fatal error in the
+    /// middle, and a reader released before its end.
+    func testReadingAheadYieldsWhatReadingInPlaceDoes() throws {
+        func rendered(_ reader: inout any ImportReader) -> [String] {
+            var out: [String] = []
+            do {
+                while let item = try reader.next() {
+                    switch item {
+                    case .value(let value, let position, let text):
+                        out.append("\(position) \(JSONWriter.string(value)) \(text.map { String(decoding: $0, as: UTF8.self) } ?? "-")")
+                    case .invalid(let position, let reason): out.append("\(position) invalid: \(reason)")
+                    }
+                    out.append("at \(reader.bytesRead) of \(reader.totalBytes)")
+                }
+            } catch {
+                out.append("error: \(error)")
+            }
+            out.append("ended at \(reader.bytesRead)")
+            return out
+        }
+        let lines = (1...1_000).map { $0 % 97 == 0 ? #"{"a": tru}"# : #"{"objectID": "\#($0)", "n": \#($0)}"# }
+        let files: [(ImportFormat, String)] = [
+            (.ndjson, lines.joined(separator: "\n")),
+            (.json, "[" + (1...700).map { #"{"n": \#($0)}"# }.joined(separator: ",") + "]"),
+            (.json, "[" + (1...700).map { #"{"n": \#($0)}"# }.joined(separator: ",") + ", x]"),
+            (.csv, "objectID,n\n" + (1...500).map { "\($0),\($0 * 2)" }.joined(separator: "\n")),
+        ]
+        for (format, text) in files {
+            let path = directory.file("input.\(format)", contents: text)
+            var plain = try format.reader(path: path)
+            let expected = rendered(&plain)
+            XCTAssertGreaterThan(expected.count, 500)
+            for (batchSize, capacity) in [(1, 1), (7, 2), (256, 8), (5_000, 1)] {
+                var ahead: any ImportReader = ReadAheadImportReader(try format.reader(path: path), batchSize: batchSize, capacity: capacity)
+                XCTAssertEqual(rendered(&ahead), expected, "\(format), batches of \(batchSize)")
+            }
+            // Released after a few items, with the thread blocked on a full handoff: nothing hangs.
+            var early: any ImportReader = ReadAheadImportReader(try format.reader(path: path), batchSize: 3, capacity: 1)
+            XCTAssertNotNil(try early.next())
+        }
     }
 
     func testCSVQuotingAndNumbers() throws {

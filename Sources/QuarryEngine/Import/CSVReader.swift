@@ -11,7 +11,7 @@ import QuarryJSON
 /// column. An empty field leaves its attribute out of the record. Blank rows
 /// are ignored. Positions count physical lines (a quoted field may span
 /// several); a column is a field's number in its row.
-struct CSVReader: ImportReader {
+struct CSVReader: FileImportReader {
     let bytes: ImportFileBytes
     private var header: [String]?
     private var line = 1

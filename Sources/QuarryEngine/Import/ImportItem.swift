@@ -19,7 +19,7 @@ package enum ImportPosition: Sendable, Equatable, CustomStringConvertible {
 /// record), or a record that could not be read, which the reader has skipped
 /// past so reading can go on. A value may come with the JSON text it was parsed
 /// from, which the store can keep instead of encoding the value again.
-package enum ImportItem {
+package enum ImportItem: Sendable {
     case value(JSON, ImportPosition, text: [UInt8]? = nil)
     case invalid(ImportPosition, reason: String)
 }
@@ -29,7 +29,19 @@ package enum ImportItem {
 /// it can step over is an `.invalid` item.
 package protocol ImportReader {
     mutating func next() throws(EngineError) -> ImportItem?
+    /// Bytes of the file read up to the last item returned, and in all: an import's progress.
+    var bytesRead: Int64 { get }
+    var totalBytes: Int64 { get }
+}
+
+/// The readers over a file's bytes report its offset.
+protocol FileImportReader: ImportReader {
     var bytes: ImportFileBytes { get }
+}
+
+extension FileImportReader {
+    package var bytesRead: Int64 { bytes.offset }
+    package var totalBytes: Int64 { bytes.totalBytes }
 }
 
 extension ImportFormat {

@@ -8,7 +8,7 @@ import QuarryJSON
 /// A `.json` file that starts with `{` is read as a stream of objects
 /// separated by whitespace (NDJSON, or pretty-printed objects one after
 /// another), with positions still counted as records.
-struct JSONArrayReader: ImportReader {
+struct JSONArrayReader: FileImportReader {
     let bytes: ImportFileBytes
     private var phase = Phase.start
     private var recordNumber = 0

@@ -2,7 +2,7 @@ import QuarryJSON
 
 /// Reads newline-delimited JSON: one value per line, blank lines ignored,
 /// `\r\n` accepted. A line that does not parse is reported and skipped.
-struct NDJSONReader: ImportReader {
+struct NDJSONReader: FileImportReader {
     let bytes: ImportFileBytes
     private var lineNumber = 0
     private var line: [UInt8] = []
