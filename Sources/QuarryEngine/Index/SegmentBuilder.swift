@@ -103,7 +103,7 @@ struct SegmentBuilder {
         tokenLocations = []
         // Postings and positions are laid out from the same tokens, independently: one thread each.
         let layout = self.layout
-        return Parallel.both({ Self.postings(tokens, layout: layout) }, { DocumentPositions(tokens) })
+        return Parallel.both({ PostingsLayout.postings(tokens, layout: layout) }, { DocumentPositions(tokens) })
     }
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends
@@ -149,75 +149,6 @@ struct SegmentBuilder {
             newOffsets.append(UInt32(newBytes.count))
         }
         return (TermDictionary(bytes: newBytes, offsets: newOffsets), remap)
-    }
-
-    /// Per term, the documents holding it, each with its best `AttributeScore`. Counts and cursors go
-    /// by interned id; the offsets place each term's run where its sorted id says.
-    static func postings(_ tokens: SegmentTokens, layout: SearchableLayout) -> Postings {
-        let termCount = tokens.termCount
-        var lastDoc = [Int32](repeating: -1, count: termCount)
-        var counts = [UInt32](repeating: 0, count: termCount)
-        tokens.terms.withUnsafeBufferPointer { terms in
-            lastDoc.withUnsafeMutableBufferPointer { lastDoc in
-                counts.withUnsafeMutableBufferPointer { counts in
-                    tokens.forEachDocument { ordinal, range in
-                        for t in range {
-                            let term = Int(terms[t])
-                            if lastDoc[term] != Int32(ordinal) { lastDoc[term] = Int32(ordinal); counts[term] += 1 }
-                        }
-                    }
-                }
-            }
-        }
-        var offsets = [UInt32](repeating: 0, count: termCount + 1)
-        for term in 0..<termCount { offsets[Int(tokens.sortedTerm[term]) + 1] = counts[term] }
-        for sorted in 0..<termCount { offsets[sorted + 1] += offsets[sorted] }
-        var docs = [UInt32](repeating: 0, count: Int(offsets[termCount]))
-        var scores = [UInt16](repeating: 0, count: docs.count)
-        // A token's score by slot: the attribute's rank, and its position only where order matters.
-        let slots = 32
-        let slotScore = (0..<slots).map { AttributeScore.make(rank: layout.rank(ofSlot: $0), position: 0, ordered: false) }
-        let slotPosition = (0..<slots).map { layout.isOrdered(slot: $0) ? UInt16(Location.maxPosition) : 0 }
-        var cursor = (0..<termCount).map { offsets[Int(tokens.sortedTerm[$0])] }
-        var entry = [UInt32](repeating: 0, count: termCount)
-        for i in 0..<termCount { lastDoc[i] = -1 }
-        let flag = AttributeScore.typoDisabledFlag
-        tokens.terms.withUnsafeBufferPointer { terms in
-            tokens.locations.withUnsafeBufferPointer { locations in
-                lastDoc.withUnsafeMutableBufferPointer { lastDoc in
-                    cursor.withUnsafeMutableBufferPointer { cursor in
-                        entry.withUnsafeMutableBufferPointer { entry in
-                            docs.withUnsafeMutableBufferPointer { docs in
-                                scores.withUnsafeMutableBufferPointer { scores in
-                                    tokens.forEachDocument { ordinal, range in
-                                        for t in range {
-                                            let term = Int(terms[t])
-                                            let location = locations[t]
-                                            let slot = Location.slot(location)
-                                            var score = slotScore[slot] | (location & slotPosition[slot])
-                                            if location & typoDisabledBit != 0 { score |= flag }
-                                            if lastDoc[term] != Int32(ordinal) {
-                                                lastDoc[term] = Int32(ordinal)
-                                                let at = cursor[term]
-                                                cursor[term] += 1
-                                                entry[term] = at
-                                                docs[Int(at)] = UInt32(ordinal)
-                                                scores[Int(at)] = score
-                                            } else {
-                                                let at = Int(entry[term])
-                                                let old = scores[at]
-                                                scores[at] = min(old & ~flag, score & ~flag) | (old & score & flag)
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return Postings(offsets: offsets, docs: docs, scores: scores)
     }
 
     static func denseRanks(values: [Double], keyCount: Int, key: Int, order: StaticOrder) -> [UInt32] {

@@ -38,16 +38,23 @@ struct SegmentTokens: Sendable {
     /// of the document a few places ahead are prefetched.
     @inline(__always)
     func forEachDocument(_ body: (Int, Range<Int>) -> Void) {
+        forEachDocument(in: 0..<documentCount, body)
+    }
+
+    /// `forEachDocument` over the documents of `ordinals` only.
+    @inline(__always)
+    func forEachDocument(in ordinals: Range<Int>, _ body: (Int, Range<Int>) -> Void) {
         let ahead = 4
         starts.withUnsafeBufferPointer { starts in
             terms.withUnsafeBufferPointer { terms in
                 locations.withUnsafeBufferPointer { locations in
                     guard let termBase = terms.baseAddress, let locationBase = locations.baseAddress else {
-                        for (ordinal, old) in order.enumerated() { body(ordinal, Int(starts[old])..<Int(starts[old + 1])) }
+                        for ordinal in ordinals { body(ordinal, Int(starts[order[ordinal]])..<Int(starts[order[ordinal] + 1])) }
                         return
                     }
-                    for (ordinal, old) in order.enumerated() {
-                        if ordinal + ahead < order.count {
+                    for ordinal in ordinals {
+                        let old = order[ordinal]
+                        if ordinal + ahead < ordinals.upperBound {
                             let next = Int(starts[order[ordinal + ahead]])
                             quarry_prefetch(termBase + next)
                             quarry_prefetch(locationBase + next)

@@ -3,7 +3,8 @@ import QuarryJSON
 import XCTest
 
 /// Laying out a builder's tokens through its document order and term remap gives the postings and
-/// positions of the same tokens first copied into segment order with sorted term ids.
+/// positions of the same tokens first copied into segment order with sorted term ids, and postings
+/// laid out in two halves of the documents at once are those laid out in one piece.
 final class SegmentTokensTests: XCTestCase {
     func testLayoutThroughTheMapsEqualsLayoutOfACopy() throws {
         var generator = SystemRandomNumberGenerator()
@@ -35,11 +36,15 @@ final class SegmentTokensTests: XCTestCase {
             }
             let copy = SegmentTokens(starts: copiedStarts, terms: copiedTerms, locations: copiedLocations, termCount: termCount)
 
-            let postings = SegmentBuilder.postings(tokens, layout: layout), expectedPostings = SegmentBuilder.postings(copy, layout: layout)
+            let postings = PostingsLayout.postings(tokens, layout: layout), expectedPostings = PostingsLayout.postings(copy, layout: layout)
             XCTAssertEqual(postings.offsets, expectedPostings.offsets, "\(documents) documents")
             XCTAssertTrue(postings.bytes.array == expectedPostings.bytes.array, "postings bytes, \(documents) documents")
             XCTAssertEqual(postings.scoreValues, expectedPostings.scoreValues)
             XCTAssertEqual(postings.lowestScores, expectedPostings.lowestScores)
+            let split = PostingsLayout.postings(tokens, layout: layout, splitFrom: 0)
+            XCTAssertEqual(split.offsets, expectedPostings.offsets, "split in two, \(documents) documents")
+            XCTAssertTrue(split.bytes.array == expectedPostings.bytes.array, "split in two, \(documents) documents")
+            XCTAssertEqual(split.lowestScores, expectedPostings.lowestScores)
             let positions = DocumentPositions(tokens), expectedPositions = DocumentPositions(copy)
             XCTAssertEqual(positions.starts, expectedPositions.starts, "\(documents) documents")
             XCTAssertTrue(positions.bytes.array == expectedPositions.bytes.array, "positions bytes, \(documents) documents")
