@@ -53,11 +53,12 @@ public final class SearchIndex: Sendable {
     }
 
     /// Records whose docIDs are all distinct (a store's rows), added as they
-    /// stream by: a rebuild holds one parsed record at a time, not all of them.
+    /// stream by: a rebuild holds a few batches of parsed records at a time (their facet values are
+    /// gathered on a thread of their own, see `FacetsAlongside`), not all of them.
     static func build(settings: IndexSettings, uniqueRecords records: some Sequence<(DocID, JSONObject)>) -> SearchIndex {
         let layout = SearchableLayout(settings: settings)
         let order = StaticOrder(settings: settings)
-        var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings))
+        var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings), facetsOnOwnThread: true)
         for (id, record) in records { builder.add(docID: id, record: record) }
         let segment = builder.finish()
         return SearchIndex(settings: settings, layout: layout, order: order, segments: [segment],

@@ -16,11 +16,16 @@ struct SegmentBuilder {
     private var tokenLocations: [UInt16] = []
     /// Filter, facet, distinct and geo values (see `SegmentFacets`).
     private var facets: SegmentFacetsBuilder
+    /// Set when records' facet values are gathered on a thread of their own.
+    private var facetsAlongside: FacetsAlongside?
 
-    init(layout: SearchableLayout, order: StaticOrder, facets: FacetLayout = FacetLayout(attributes: [])) {
+    /// `facetsOnOwnThread` suits a large build from records only: `add(segment:)` is then not allowed.
+    init(layout: SearchableLayout, order: StaticOrder, facets: FacetLayout = FacetLayout(attributes: []),
+         facetsOnOwnThread: Bool = false) {
         self.layout = layout
         self.order = order
         self.facets = SegmentFacetsBuilder(layout: facets)
+        if facetsOnOwnThread { facetsAlongside = FacetsAlongside(self.facets) }
     }
 
     /// Marks a location whose attribute has typo tolerance disabled.
@@ -29,7 +34,7 @@ struct SegmentBuilder {
     mutating func add(docID: DocID, record: JSONObject) {
         docIDs.append(docID)
         values.append(contentsOf: order.values(of: record))
-        facets.add(record: record)
+        if let facetsAlongside { facetsAlongside.add(record: record) } else { facets.add(record: record) }
         var currentSlot = -1
         var position = 0
         layout.forEachValue(of: record) { slot, name, leaf in
@@ -52,6 +57,7 @@ struct SegmentBuilder {
 
     /// Adds the documents of `segment` not marked in `dead`, keeping their tokens and sort values.
     mutating func add(segment: Segment, dead: Bitset) {
+        precondition(facetsAlongside == nil, "a builder gathering facets on their own thread takes records only")
         let dictionary = segment.dictionary
         var termMap = [UInt32](repeating: 0, count: dictionary.count)
         for term in 0..<dictionary.count { termMap[term] = interner.intern(dictionary.term(term)) }
@@ -72,6 +78,10 @@ struct SegmentBuilder {
     mutating func finish() -> Segment {
         let count = docIDs.count
         let keyCount = order.keys.count
+        if let facetsAlongside {
+            facets = facetsAlongside.finish()
+            self.facetsAlongside = nil
+        }
         let permutation = staticPermutation()
         let (dictionary, termRemap) = sortedDictionary()
         var newDocIDs = [DocID](), newValues = [Double]()
