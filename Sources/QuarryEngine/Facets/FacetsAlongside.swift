@@ -10,25 +10,26 @@ import QuarrySync
 /// values builder. Released without `finish()`, the thread ends on its own.
 final class FacetsAlongside {
     static let batchSize = 256
-    private let handoff: Handoff
+    private let queue: BoundedQueue<[JSONObject]>
+    private let done = Eventual<BuilderBox>()
     private var pending: [JSONObject] = []
 
     init(_ builder: SegmentFacetsBuilder, capacity: Int = 8) {
-        let handoff = Handoff(capacity: capacity)
-        self.handoff = handoff
-        let owned = BuilderBox(builder)
+        let queue = BoundedQueue<[JSONObject]>(capacity: capacity)
+        self.queue = queue
+        let (owned, done) = (BuilderBox(builder), self.done)
         let thread = Thread {
-            while let batch = handoff.take() {
+            while let batch = queue.take() {
                 for record in batch { owned.builder.add(record: record) }
             }
-            handoff.finished(owned)
+            done.deliver(owned)
         }
         thread.name = "quarry-facets-build"
         thread.start()
         pending.reserveCapacity(Self.batchSize)
     }
 
-    deinit { handoff.end() }
+    deinit { queue.cancel() }
 
     func add(record: JSONObject) {
         pending.append(record)
@@ -38,70 +39,20 @@ final class FacetsAlongside {
     /// The builder with every record added, once the thread is done.
     func finish() -> SegmentFacetsBuilder {
         handOver()
-        handoff.end()
-        return handoff.result().builder
+        queue.close()
+        return done.wait().builder
     }
 
     private func handOver() {
         guard !pending.isEmpty else { return }
-        handoff.put(pending)
+        queue.put(pending)
         pending = []
         pending.reserveCapacity(Self.batchSize)
     }
 
-    /// The builder, touched by the facets thread until it hands it back through `finished`.
+    /// The builder, touched by the facets thread until it delivers it through `done`.
     private final class BuilderBox: @unchecked Sendable {
         var builder: SegmentFacetsBuilder
         init(_ builder: SegmentFacetsBuilder) { self.builder = builder }
-    }
-
-    private final class Handoff: @unchecked Sendable {
-        // @unchecked: the fields below `condition` are read and written only under it.
-        private let condition = Condition()
-        private let capacity: Int
-        private var batches: [[JSONObject]] = []
-        private var ended = false
-        private var done: BuilderBox?
-
-        init(capacity: Int) { self.capacity = max(1, capacity) }
-
-        func put(_ batch: [JSONObject]) {
-            condition.withLock {
-                condition.wait { batches.count < capacity }
-                batches.append(batch)
-                condition.broadcast()
-            }
-        }
-
-        func take() -> [JSONObject]? {
-            condition.withLock {
-                condition.wait { !batches.isEmpty || ended }
-                guard !batches.isEmpty else { return nil }
-                condition.broadcast()
-                return batches.removeFirst()
-            }
-        }
-
-        func end() {
-            condition.withLock {
-                ended = true
-                condition.broadcast()
-            }
-        }
-
-        func finished(_ builder: BuilderBox) {
-            condition.withLock {
-                done = builder
-                condition.broadcast()
-            }
-        }
-
-        func result() -> BuilderBox {
-            condition.withLock {
-                condition.wait { done != nil }
-                guard let done else { preconditionFailure("woken without the facets it waited for") }
-                return done
-            }
-        }
     }
 }

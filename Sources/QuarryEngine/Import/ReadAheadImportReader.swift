@@ -11,26 +11,26 @@ import QuarrySync
 final class ReadAheadImportReader: ImportReader {
     let totalBytes: Int64
     private(set) var bytesRead: Int64 = 0
-    private let handoff: Handoff
+    private let queue: BoundedQueue<Batch>
     private var batch = Batch()
     private var position = 0
 
     init(_ reader: any ImportReader, batchSize: Int = 256, capacity: Int = 8) {
         totalBytes = reader.totalBytes
-        let handoff = Handoff(capacity: max(1, capacity))
-        self.handoff = handoff
+        let queue = BoundedQueue<Batch>(capacity: capacity)
+        self.queue = queue
         let source = Source(reader: reader)
         let thread = Thread {
             while true {
                 let batch = source.read(max(1, batchSize))
-                if !handoff.put(batch) || batch.isLast { return }
+                if !queue.put(batch) || batch.isLast { return }
             }
         }
         thread.name = "quarry-import-read"
         thread.start()
     }
 
-    deinit { handoff.abandon() }
+    deinit { queue.cancel() }
 
     func next() throws(EngineError) -> ImportItem? {
         while position == batch.items.count {
@@ -39,7 +39,9 @@ final class ReadAheadImportReader: ImportReader {
                 if let failure = batch.failure { throw failure }
                 return nil
             }
-            batch = handoff.take()
+            // The thread's last batch says so, and only this reader's release cancels the queue.
+            guard let next = queue.take() else { return nil }
+            batch = next
             position = 0
         }
         defer { position += 1 }
@@ -82,43 +84,6 @@ final class ReadAheadImportReader: ImportReader {
             }
             batch.endOffset = reader.bytesRead
             return batch
-        }
-    }
-
-    private final class Handoff: @unchecked Sendable {
-        // @unchecked: the fields below `condition` are read and written only under it.
-        private let condition = Condition()
-        private let capacity: Int
-        private var batches: [Batch] = []
-        private var abandoned = false
-
-        init(capacity: Int) { self.capacity = capacity }
-
-        /// Waits while the handoff is full; false once the reader was released.
-        func put(_ batch: Batch) -> Bool {
-            condition.withLock {
-                condition.wait { batches.count < capacity || abandoned }
-                guard !abandoned else { return false }
-                batches.append(batch)
-                condition.broadcast()
-                return true
-            }
-        }
-
-        func take() -> Batch {
-            condition.withLock {
-                condition.wait { !batches.isEmpty }
-                condition.broadcast()
-                return batches.removeFirst()
-            }
-        }
-
-        func abandon() {
-            condition.withLock {
-                abandoned = true
-                batches.removeAll()
-                condition.broadcast()
-            }
         }
     }
 }
