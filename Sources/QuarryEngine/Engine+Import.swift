@@ -114,9 +114,9 @@ extension Engine {
                 case .invalid(let position, let reason):
                     throw EngineError.invalidRecord(position: position.description, reason: reason)
                 case .value(let value, let position, let text):
-                    let asRead = text != nil && EngineRecordRules.leavesAsIs(value)
-                    let (objectID, record) = try EngineRecordRules.prepare(value, position: position.description, generate: true)
-                    try keep(objectID, record, asRead ? text : nil)
+                    let (objectID, record, asIs) = try EngineRecordRules.preparing(
+                        value, position: position.description, generate: true)
+                    try keep(objectID, record, asIs ? text : nil)
                     counts.imported += 1
                 }
             } catch {

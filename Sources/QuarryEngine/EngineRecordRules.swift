@@ -8,13 +8,22 @@ package enum EngineRecordRules {
     package static func prepare(
         _ value: JSON, position: String, generate: Bool
     ) throws(EngineError) -> (objectID: String, record: JSONObject) {
+        let prepared = try preparing(value, position: position, generate: generate)
+        return (prepared.objectID, prepared.record)
+    }
+
+    /// `prepare`, also saying whether the record is `value`'s own object unchanged (its objectID was
+    /// already a non-empty string), so that the text it was parsed from still encodes it.
+    package static func preparing(
+        _ value: JSON, position: String, generate: Bool
+    ) throws(EngineError) -> (objectID: String, record: JSONObject, asIs: Bool) {
         guard case .object(var record) = value else {
             throw .invalidRecord(position: position, reason: "a record must be a JSON object, not \(value.kindName)")
         }
         let objectID: String
         switch record["objectID"] {
         // Returned as is: assigning would copy the whole record, which `value` still shares.
-        case .string(let text) where !text.isEmpty: return (text, record)
+        case .string(let text) where !text.isEmpty: return (text, record, true)
         case .int(let number): objectID = String(number)
         case nil where generate: objectID = generatedObjectID()
         case nil: throw .invalidRecord(position: position, reason: "objectID is missing")
@@ -23,14 +32,7 @@ package enum EngineRecordRules {
                 position: position, reason: "objectID must be a non-empty string or an integer, not \(other.kindName)")
         }
         record["objectID"] = .string(objectID)
-        return (objectID, record)
-    }
-
-    /// True when `prepare` returns `value`'s own object as the record: its objectID is already a
-    /// non-empty string.
-    package static func leavesAsIs(_ value: JSON) -> Bool {
-        guard case .object(let record) = value, case .string(let objectID)? = record["objectID"] else { return false }
-        return !objectID.isEmpty
+        return (objectID, record, false)
     }
 
     /// A random (version 4) UUID in its usual text form.
