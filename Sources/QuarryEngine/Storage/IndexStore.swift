@@ -40,8 +40,8 @@ final class IndexStore {
     /// The writer's page cache, in KiB. With SQLite's default of 2 MiB, a transaction that inserts
     /// a few hundred thousand records of 500-800 bytes spills pages to the log and rewrites them over
     /// and over: 400k records of 580 bytes wrote 1.8 GB before their commit instead of 0.25 GB. From
-    /// 8 MiB up it does not happen. The cache is emptied after each write (`releaseCache`), so
-    /// it costs memory only while a write runs.
+    /// 8 MiB up it does not happen. The cache is emptied after a write that filled it
+    /// (`releaseCache`), so it costs memory only while a large write runs.
     static let cacheKiB = 32 << 10
 
     init(path: String, name: String, now: Int64, walLimit: Int = 64 << 20) throws(EngineError) {
@@ -103,7 +103,10 @@ final class IndexStore {
     func write<T>(now: Int64, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
         let saved = (generation, updatedAt, settings, replicaSettings)
         inTransaction = true
-        defer { inTransaction = false }
+        defer {
+            inTransaction = false
+            releaseCache()
+        }
         let result: T
         do {
             result = try connection.transaction { () throws(EngineError) -> T in
@@ -118,12 +121,13 @@ final class IndexStore {
             throw error
         }
         truncateLogIfLarge()
-        releaseCache()
         return result
     }
 
-    /// Hands back the page cache a large write filled, so an idle daemon does not keep it.
+    /// Hands back the page cache a large write filled, committed or not, so an idle daemon does not
+    /// keep it. A small write's few pages, within SQLite's default cache, are kept for the next one.
     private func releaseCache() {
+        guard connection.cacheBytes > 2 << 20 else { return }
         try? connection.execute("PRAGMA shrink_memory")
     }
 
