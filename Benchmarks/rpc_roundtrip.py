@@ -8,8 +8,9 @@ both framings. Prints p50/p99/max per transport.
     swift build -c release --product quarry
     python3 Benchmarks/rpc_roundtrip.py [--binary .build/release/quarry] [--count 10000]
 
-The client is plain Python sockets/pipes; NOTES-swift-libuv.md measured such a
-client plus the kernel at 10–14 µs of each round trip on this kind of machine.
+The client is plain Python sockets/pipes; such a client plus the kernel take
+10–14 µs of each round trip on this kind of machine (ARCHITECTURE.md,
+"Measured facts").
 """
 import argparse
 import json

@@ -1,6 +1,7 @@
-/// Writing filters back as a `filters` string, in SEMANTICS A1's canonical
-/// form: names and string values double-quoted, numbers shortest (`20`,
-/// `10.5`), `NOT ` prefix, OR clauses as `( a OR b )`.
+/// Writing filters back as a `filters` string, in the canonical form
+/// (protocol/sessions.md, "Filter state"): names and string values
+/// double-quoted, numbers shortest (`20`, `10.5`), `NOT ` prefix, OR clauses
+/// as `( a OR b )`.
 ///
 /// `FilterParser.parse(x.rendered()) == x` for every expression the parser or
 /// the array forms can produce (and any built from finite numbers, non-empty

@@ -1,5 +1,5 @@
 /// Writes JSON straight to bytes: the hot path for replies and notifications,
-/// where Foundation's encoders cost ten times more (NOTES-swift-libuv.md).
+/// where Foundation's encoders cost ten times more (ARCHITECTURE.md, "Measured facts").
 /// Slashes are not escaped; non-finite numbers become `null`.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []

@@ -1,6 +1,6 @@
 import QuarryFilters
 
-/// Which group a filter lives in (SEMANTICS A1): a group is its name *and*
+/// Which group a filter lives in (protocol/sessions.md): a group is its name *and*
 /// its kind, so an and-group "x" and an or-group "x" are two groups, and an
 /// or-group holds filters of one type only.
 public enum FilterGroupID: Sendable, Hashable {

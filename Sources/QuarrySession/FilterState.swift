@@ -1,7 +1,7 @@
 import QuarryFilters
 
 /// Every selection of a session: filters in groups, with set semantics
-/// (SEMANTICS A1). The single source of truth that facet lists, toggles and
+/// (protocol/sessions.md, "Filter state"). The single source of truth that facet lists, toggles and
 /// current-filter chips are read back from. A group left empty disappears.
 public struct FilterState: Sendable, Hashable {
     public private(set) var groups: [FilterGroupID: Set<FilterAtom>] = [:]

@@ -1,7 +1,7 @@
 import QuarryFilters
 import QuarryJSON
 
-/// A hierarchical menu (SEMANTICS A2): level attributes `lvl0, lvl1, …` whose
+/// A hierarchical menu (protocol/sessions.md): level attributes `lvl0, lvl1, …` whose
 /// values are full paths (`"A"`, `"A > B"`). The selection is one facet filter
 /// on the deepest selected level, kept in the filter state's
 /// `hierarchical(name)` group; the menu itself only knows its levels.

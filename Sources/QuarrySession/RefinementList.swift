@@ -1,8 +1,8 @@
 import QuarryJSON
 
-/// One attribute's facet values as a frontend lists them (SEMANTICS A6): each
-/// with `count` and `isRefined`, selected values with no match at count 0,
-/// in the searcher's order.
+/// One attribute's facet values as a frontend lists them (protocol/sessions.md,
+/// "Selection and refinement lists"): each with `count` and `isRefined`,
+/// selected values with no match at count 0, in the searcher's order.
 public struct RefinementList: Sendable, Equatable {
     public struct Item: Sendable, Equatable {
         public var value: String

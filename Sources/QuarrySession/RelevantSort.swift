@@ -1,6 +1,6 @@
 import QuarryJSON
 
-/// Relevant sort on virtual replicas (SEMANTICS A5): the toggle and the texts
+/// Relevant sort on virtual replicas (protocol/sessions.md, "Relevant sort"): the toggle and the texts
 /// frontends show.
 public enum RelevantSort {
     /// `relevancy` while some hits are left out (strictness > 0), `hitsCount` when all are shown.

@@ -1,4 +1,4 @@
-/// One consumer of a session's query and filters (SEMANTICS A3, InstantSearch's
+/// One consumer of a session's query and filters (protocol/sessions.md, InstantSearch's
 /// MultiSearcher entries). Its id is unique within its session, never reused.
 public struct Searcher: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import QuarryFilters
 
-/// How a facet filter list (fixed filters a frontend shows, SEMANTICS A6)
+/// How a facet filter list (fixed filters a frontend shows, protocol/sessions.md)
 /// changes the filter state when the user picks one of its items.
 public enum SelectionMode: String, Sendable {
     /// Picking toggles the item on or off.

@@ -1,8 +1,8 @@
 import Dispatch
 import QuarryJSON
 
-/// A live, named session shared by any number of connections (SEMANTICS A7,
-/// protocol/README.md "Sharing model").
+/// A live, named session shared by any number of connections (protocol/README.md
+/// "Sharing model").
 ///
 /// Changes apply one at a time on the session's serial `queue`, in the order
 /// they reach it. Each bumps `version` and pushes `stateChanged` to every

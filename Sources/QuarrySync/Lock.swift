@@ -9,7 +9,7 @@ import Darwin
 ///
 /// pthread rather than `Synchronization.Mutex` because ThreadSanitizer on Linux
 /// sees through pthread but reports false races through `Mutex`
-/// (NOTES-swift-libuv.md). Hold it only for short, non-blocking work.
+/// (ARCHITECTURE.md, "Measured facts"). Hold it only for short, non-blocking work.
 public final class Lock: @unchecked Sendable {
     /// Internal so `Condition` can wait on it.
     let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -1,6 +1,6 @@
 """Search sessions over the real daemon: three clients on one socket, both framings.
 
-Checked here (protocol/README.md "Sharing model", SEMANTICS A7):
+Checked here (protocol/README.md "Sharing model"):
 1. A opens session "s" with a hits searcher on one index and a facets searcher on another; B and C attach.
 2. A types as fast as it can: A and B end with results for the final query; stateVersion strictly increases;
    no push for an older version ever follows one for a newer version; each reply follows its stateChanged.

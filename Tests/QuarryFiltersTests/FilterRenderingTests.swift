@@ -1,7 +1,7 @@
 import QuarryFilters
 import XCTest
 
-/// Rendering to the canonical `filters` string (SEMANTICS A1):
+/// Rendering to the canonical `filters` string (protocol/sessions.md, "Filter state"):
 /// 1. names and strings double-quoted with `"` and `\` escaped, numbers shortest;
 /// 2. OR clauses parenthesised, clauses joined by AND, NOT as a prefix;
 /// 3. group rendering for sessions: sorted, deduplicated, parenthesised;

@@ -2,7 +2,7 @@ import QuarryFilters
 import QuarrySession
 import XCTest
 
-/// SEMANTICS A1, the filter state:
+/// The filter state (protocol/sessions.md):
 /// 1. a group is its name and its kind: and("x"), or("x", facet) and or("x", numeric) are three groups;
 /// 2. add has set semantics; toggle removes a present filter and adds a missing one;
 /// 3. an empty group disappears; remove-everywhere, clear one, clear except, clear all;

@@ -3,7 +3,7 @@ import QuarryJSON
 import QuarrySession
 import XCTest
 
-/// SEMANTICS A6 selection lists and A2 hierarchical menus:
+/// Selection lists and hierarchical menus (protocol/sessions.md):
 /// 1. multiple mode toggles each item on and off independently;
 /// 2. single mode: picking an item removes the list's other items (and only those), picking the selected one clears it;
 /// 3. single mode without items treats the group's filters on the same attribute as the list;

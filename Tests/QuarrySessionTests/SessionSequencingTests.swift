@@ -4,7 +4,7 @@ import QuarryJSON
 import QuarrySession
 import XCTest
 
-/// SEMANTICS A7 with a fake engine:
+/// The sharing model (protocol/README.md) with a fake engine:
 /// 1. every change bumps the version and pushes `stateChanged` to every subscriber before `change` returns;
 /// 2. at most one search per session is in flight; changes made during a search are searched together
 ///    afterwards, and the newest version always gets its results (latest wins);

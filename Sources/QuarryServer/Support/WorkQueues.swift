@@ -9,7 +9,7 @@ import QuarrySync
 ///   in flight have finished, so the searches it starts see them (the
 ///   connection's later messages wait with it).
 /// - `read`: searches, on a pool capped at cores − 1 so the loop thread keeps a
-///   core (NOTES-swift-libuv.md measured its p99 rising otherwise), each after
+///   core (ARCHITECTURE.md, "Measured facts": its p99 rose otherwise), each after
 ///   the connection's writes in flight to the index it reads.
 /// - `write`: index writes and imports, one at a time per index in arrival
 ///   order, off the read pool so a long import never delays searches.

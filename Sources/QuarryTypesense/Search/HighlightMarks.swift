@@ -8,8 +8,9 @@ import QuarryJSON
 /// it lists at most 5 matched elements of an array field (measured live). Fields that matched
 /// nothing are absent from both.
 struct HighlightMarks {
-    /// Private-use tags, so they hardly ever clash with record text (NOTES.md §3); a value that holds
-    /// them no longer strips back to itself, and the engine's matcher decides for it.
+    /// Private-use tags, so they hardly ever clash with record text (protocol/backends.md,
+    /// "Highlighting"); a value that holds them no longer strips back to itself, and the
+    /// engine's matcher decides for it.
     static let startTag: Unicode.Scalar = "\u{E000}"
     static let endTag: Unicode.Scalar = "\u{E001}"
 

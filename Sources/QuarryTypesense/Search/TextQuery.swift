@@ -6,7 +6,7 @@ import QuarryJSON
 /// `query_by` lists the `s_` fields of the searchable attributes in priority order (weights fall
 /// with the rank), or every `s_` field when `searchableAttributes` is empty. Typo budgets use the
 /// engine's word-length thresholds. `exhaustive` holds the parameters without which Typesense
-/// drops hits once it has "enough" (NOTES.md §3, "Complete hit set"): counts are exact only with them.
+/// drops hits once it has "enough" (protocol/backends.md, "Exact counts"): counts are exact only with them.
 struct TextQuery: Sendable {
     /// The text sent as `q`: `*` when the query has no word.
     let q: String
