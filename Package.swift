@@ -57,6 +57,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .testTarget(name: "QuarrySyncTests", dependencies: ["QuarrySync"]),
         .testTarget(name: "QuarryJSONTests", dependencies: ["QuarryJSON"]),
         .testTarget(name: "QuarryProtocolTests", dependencies: ["QuarryProtocol", "QuarryJSON"]),
         .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),

@@ -1,4 +1,5 @@
 import Glibc
+import QuarrySync
 
 /// `quarry connect`: joins this process's stdin/stdout to the daemon's socket,
 /// byte for byte, so a client that speaks stdio can reach a shared daemon.
@@ -87,27 +88,15 @@ public enum Forwarder {
     }
 
     private static func spawnPump(_ copy: ByteCopy, socket: SharedDescriptor) {
-        final class Job: Sendable {
-            let copy: ByteCopy
-            let socket: SharedDescriptor
-            init(_ copy: ByteCopy, _ socket: SharedDescriptor) { self.copy = copy; self.socket = socket }
-        }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Job(copy, socket)).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            let job = Unmanaged<Job>.fromOpaque(context).takeRetainedValue()
-            _ = job.copy.run()
-            shutdown(job.socket.fd, Int32(SHUT_WR))  // tells the daemon input ended
-            job.socket.release()
-            return nil
-        }, context)
-        if status == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<Job>.fromOpaque(context).release()
+        do {
+            try DetachedThread.start(name: "quarry-stdin") {
+                _ = copy.run()
+                shutdown(socket.fd, Int32(SHUT_WR))  // tells the daemon input ended
+                socket.release()
+            }
+        } catch {
             socket.release()
-            copy.log("cannot start the stdin pump: \(String(cString: strerror(status)))")
+            copy.log("cannot start the stdin pump: \(error)")
         }
     }
 

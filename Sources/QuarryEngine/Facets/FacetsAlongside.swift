@@ -1,4 +1,3 @@
-import Foundation
 import QuarryJSON
 import QuarrySync
 
@@ -18,14 +17,12 @@ final class FacetsAlongside {
         let queue = BoundedQueue<[JSONObject]>(capacity: capacity)
         self.queue = queue
         let (owned, done) = (BuilderBox(builder), self.done)
-        let thread = Thread {
+        DetachedThread.startOrFail(name: "quarry-facets") {
             while let batch = queue.take() {
                 for record in batch { owned.builder.add(record: record) }
             }
             done.deliver(owned)
         }
-        thread.name = "quarry-facets-build"
-        thread.start()
         pending.reserveCapacity(Self.batchSize)
     }
 

@@ -1,4 +1,3 @@
-import Foundation
 import QuarrySync
 
 /// Reads an import file's items on a thread of its own, a few batches ahead of the caller.
@@ -20,14 +19,12 @@ final class ReadAheadImportReader: ImportReader {
         let queue = BoundedQueue<Batch>(capacity: capacity)
         self.queue = queue
         let source = Source(reader: reader)
-        let thread = Thread {
+        DetachedThread.startOrFail(name: "quarry-read") {
             while true {
                 let batch = source.read(max(1, batchSize))
                 if !queue.put(batch) || batch.isLast { return }
             }
         }
-        thread.name = "quarry-import-read"
-        thread.start()
     }
 
     deinit { queue.cancel() }

@@ -1,4 +1,3 @@
-import Foundation
 import QuarryJSON
 import QuarrySync
 
@@ -20,11 +19,9 @@ final class BackgroundIndexBuild: Sendable {
         let batches = BoundedQueue<[(DocID, JSONObject)]>(capacity: capacity)
         self.batches = batches
         let result = self.result
-        let thread = Thread {
+        DetachedThread.startOrFail(name: "quarry-index") {
             result.deliver(SearchIndex.build(settings: settings, uniqueRecords: HandedOver(batches: batches)))
         }
-        thread.name = "quarry-index-build"
-        thread.start()
     }
 
     /// Hands over a batch of records whose docIDs no earlier batch held; waits while the handoff is full.

@@ -69,22 +69,10 @@ final class SpawnerRelay: Sendable {
     // MARK: Frontend → daemon (a detached thread)
 
     private func startInputPump() {
-        final class Job: Sendable {
-            let relay: SpawnerRelay
-            init(_ relay: SpawnerRelay) { self.relay = relay }
-        }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Job(self)).toOpaque()
-        let status = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<Job>.fromOpaque(context).takeRetainedValue().relay.pumpInput()
-            return nil
-        }, context)
-        if status == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<Job>.fromOpaque(context).release()
-            log("cannot start the input pump: \(String(cString: strerror(status)))")
+        do {
+            try DetachedThread.start(name: "quarry-relay-in") { self.pumpInput() }
+        } catch {
+            log("cannot start the input pump: \(error)")
             link.withLock { _ = shutdown($0.fd, Int32(SHUT_RDWR)) }
         }
     }
