@@ -46,6 +46,8 @@ let package = Package(
             "QuarrySync",
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
+        // A `quarry serve` relaying its stdio to the daemon that owns its data directory.
+        .target(name: "QuarryRelay", dependencies: ["QuarryJSON", "QuarryTransport", "QuarryServer", "QuarrySync"]),
         // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
         .target(name: "QuarryFuzzing", dependencies: [
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryBackend", "QuarryServer",
@@ -53,7 +55,7 @@ let package = Package(
         ]),
         .executableTarget(name: "quarry", dependencies: [
             "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
-            "QuarryClient", "QuarrySync",
+            "QuarryClient", "QuarryRelay", "QuarrySync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -61,6 +63,7 @@ let package = Package(
         .testTarget(name: "QuarryJSONTests", dependencies: ["QuarryJSON"]),
         .testTarget(name: "QuarryProtocolTests", dependencies: ["QuarryProtocol", "QuarryJSON"]),
         .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),
+        .testTarget(name: "QuarryRelayTests", dependencies: ["QuarryRelay", "QuarryTransport", "QuarryJSON"]),
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
         .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),

@@ -33,12 +33,15 @@ public struct TransportConfiguration: Sendable {
     public var maxQueuedBytes: Int = 256 << 20
     /// How long `stop()` waits for queued output before closing connections anyway.
     public var stopGracePeriodMilliseconds: UInt64 = 2_000
+    /// How relays ask for their output to be adopted; nil: socket connections never adopt one.
+    public var outputHandoff: (any OutputHandoffLines)?
 
     public init(maxMessageSize: Int = 64 << 20, coalescingThreshold: Int = 1 << 20, maxQueuedBytes: Int = 256 << 20,
-                stopGracePeriodMilliseconds: UInt64 = 2_000) {
+                stopGracePeriodMilliseconds: UInt64 = 2_000, outputHandoff: (any OutputHandoffLines)? = nil) {
         self.maxMessageSize = maxMessageSize
         self.coalescingThreshold = coalescingThreshold
         self.maxQueuedBytes = maxQueuedBytes
         self.stopGracePeriodMilliseconds = stopGracePeriodMilliseconds
+        self.outputHandoff = outputHandoff
     }
 }

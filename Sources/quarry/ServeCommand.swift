@@ -5,6 +5,7 @@ import Glibc
 import QuarryBackend
 import QuarryEngine
 import QuarryProtocol
+import QuarryRelay
 import QuarryServer
 import QuarryTransport
 import QuarryTypesense
@@ -90,6 +91,7 @@ struct ServeCommand: ParsableCommand {
 
         var transportConfiguration = TransportConfiguration()
         transportConfiguration.maxMessageSize = maxMessageSize
+        transportConfiguration.outputHandoff = HandoffLines()
         let transport = Transport(configuration: transportConfiguration, log: log)
         var sockets: [String] = []
         let requested = daemon ? Locations.socketPath(nil) : (socket ?? listen)

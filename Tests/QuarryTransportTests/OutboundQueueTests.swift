@@ -6,6 +6,7 @@ import XCTest
 /// 2. Above it, a keyed frame supersedes older unstarted frames with its key only.
 /// 3. Frames without a key, and a frame already partly written, are never dropped.
 /// 4. `take` copies across frame boundaries exactly the bytes of prefix + body + suffix.
+/// 5. `take` reports an acknowledgement only once all of its frame's bytes are out.
 final class OutboundQueueTests: XCTestCase {
     private func frame(_ byte: UInt8, count: Int, key: String?) -> OutboundFrame {
         OutboundFrame(prefix: [], body: [UInt8](repeating: byte, count: count), suffix: [], coalescingKey: key)
@@ -67,5 +68,24 @@ final class OutboundQueueTests: XCTestCase {
         let expected = "Content-Length: 3\r\n\r\none" + "one\n" + "Content-Length: 4\r\n\r\ntwo!" + "two!\n"
         XCTAssertEqual(String(decoding: drain(&queue), as: UTF8.self), expected)
         XCTAssertEqual(queue.queuedBytes, 0)
+    }
+
+    func testTakeReportsOnlyTheFramesItFinished() {
+        var queue = OutboundQueue()
+        for (byte, ack) in [(UInt8(1), "one"), (2, "two"), (3, "three")] {
+            var frame = OutboundFrame(prefix: [9], body: [UInt8](repeating: byte, count: 4), suffix: [10], coalescingKey: nil)
+            frame.acknowledgement = Array(ack.utf8)
+            queue.append(frame, coalescingThreshold: 1 << 20)
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 1)
+        defer { buffer.deallocate() }
+        var finished: [[UInt8]] = []
+        XCTAssertEqual(queue.take(into: buffer, finishing: &finished), 8)
+        XCTAssertEqual(finished, [Array("one".utf8)], "the second frame is cut after its first two bytes")
+        XCTAssertEqual(queue.take(into: buffer, finishing: &finished), 8)
+        XCTAssertEqual(finished, [Array("one".utf8), Array("two".utf8)])
+        XCTAssertEqual(queue.take(into: buffer, finishing: &finished), 2)
+        XCTAssertEqual(finished, [Array("one".utf8), Array("two".utf8), Array("three".utf8)])
+        XCTAssertTrue(queue.isEmpty)
     }
 }

@@ -17,7 +17,7 @@ extension Connection {
             body: payload,
             suffix: FrameEncoder.suffix(for: framing),
             coalescingKey: coalescingKey)
-        if handoff != nil { frame.acknowledgement = OutputHandoff.acknowledgement(for: payload) }
+        if handoff != nil { frame.acknowledgement = loop.configuration.outputHandoff?.acknowledgement(for: payload) }
         queue.append(frame, coalescingThreshold: loop.configuration.coalescingThreshold)
         let pending = queue.queuedBytes + (chunkInFlight?.count ?? 0)
         if pending > loop.configuration.maxQueuedBytes {

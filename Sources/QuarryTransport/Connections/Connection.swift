@@ -15,7 +15,7 @@ final class Connection {
     let kind: ConnectionKind
     unowned let loop: EventLoop
     let input: Input
-    /// Changes once at most: to the descriptor a relay hands over (`OutputHandoff`).
+    /// Changes once at most: to the descriptor a relay hands over (`OutputHandoffLines`).
     private(set) var output: Output
     /// Set when replies go to a relay's frontend: its framing, and the relay's socket for acknowledgements.
     private(set) var handoff: (framing: Framing, socket: Int32)?
@@ -108,8 +108,9 @@ final class Connection {
                 // A relay's handoff request is its first line; its echo requests come only after one.
                 let first = !receivedFrame
                 receivedFrame = true
-                if first && kind == .socket && adoptOutput(payload) { continue }
-                if handoff != nil, let echoed = OutputHandoff.echoed(payload) {
+                let lines = loop.configuration.outputHandoff
+                if first && kind == .socket, let lines, adoptOutput(payload, lines) { continue }
+                if handoff != nil, let echoed = lines?.echoed(payload) {
                     enqueue(Array(echoed), coalescingKey: nil)
                 } else {
                     loop.delegate.transport(loop.transport, didReceive: payload, on: id)
@@ -121,8 +122,8 @@ final class Connection {
 
     /// Takes over the descriptor a relay sent with its handoff request; false if `payload` is not one.
     /// Refused (the relay keeps relaying replies) unless nothing was sent to the socket yet.
-    private func adoptOutput(_ payload: [UInt8]) -> Bool {
-        guard let framing = OutputHandoff.requestedFraming(payload) else { return false }
+    private func adoptOutput(_ payload: [UInt8], _ lines: any OutputHandoffLines) -> Bool {
+        guard let framing = lines.requestedFraming(payload) else { return false }
         guard case .stream(let socket) = input, handoff == nil, queue.isEmpty, chunkInFlight == nil,
               uv_pipe_pending_count(qt_pipe(socket)) > 0
         else {
@@ -144,7 +145,7 @@ final class Connection {
         UVHandle.setOwner(handle, self)
         output = .stream(handle)
         handoff = (framing, descriptor)
-        acknowledge(OutputHandoff.adopted + [10])
+        acknowledge(lines.adopted + [10])
         return true
     }
 

@@ -4,7 +4,7 @@ struct OutboundFrame {
     let body: [UInt8]
     let suffix: [UInt8]
     let coalescingKey: String?
-    /// What to tell a relay once the frame is out (see `OutputHandoff`).
+    /// What to tell a relay once the frame is out (see `OutputHandoffLines`).
     var acknowledgement: [UInt8]? = nil
     /// Bytes of prefix + body + suffix already written or handed to libuv.
     var sent = 0

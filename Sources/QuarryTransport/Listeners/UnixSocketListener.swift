@@ -46,7 +46,7 @@ final class UnixSocketListener {
             return
         }
         let client = UVHandle.allocate(UV_NAMED_PIPE)
-        // IPC mode: a relay may send its stdout along (`OutputHandoff`).
+        // IPC mode: a relay may send its stdout along (`OutputHandoffLines`).
         guard uv_pipe_init(loop.loop, qt_pipe(client), 1) == 0 else {
             UVHandle.free(client)
             return

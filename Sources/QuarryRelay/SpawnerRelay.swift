@@ -12,14 +12,14 @@ import QuarryTransport
 /// the owner's indices and sessions.
 ///
 /// Replies skip the relay: with its first line it hands its stdout to the owner
-/// (`OutputHandoff`), which writes replies and pushes straight to the frontend
+/// (`HandoffLines`), which writes replies and pushes straight to the frontend
 /// and acknowledges each reply on the socket.
 ///
 /// If the owner goes away, the relay connects to the next one (starting a
 /// background daemon when no process owns the directory any more), replays the
 /// handshake and the sessions its frontend opened, and answers the requests the
 /// old owner still owed with an error that says to send them again.
-final class SpawnerRelay: Sendable {
+public final class SpawnerRelay: Sendable {
     private struct Link {
         var fd: Int32 = -1
         /// Bumped on every reconnect; a request remembers the link it went out on.
@@ -44,7 +44,7 @@ final class SpawnerRelay: Sendable {
     private let link = Locked(Link())
     private let output = Lock()
 
-    init(socketPath: String, dataDirectory: String, maxMessageSize: Int = 64 << 20,
+    public init(socketPath: String, dataDirectory: String, maxMessageSize: Int = 64 << 20,
          startOwner: @escaping @Sendable () throws -> Void, log: @escaping @Sendable (String) -> Void) {
         self.socketPath = socketPath
         self.dataDirectory = dataDirectory
@@ -54,7 +54,7 @@ final class SpawnerRelay: Sendable {
     }
 
     /// Relays until the frontend is done; the exit status `quarry serve` would have had.
-    func run() -> Int32 {
+    public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         guard let fd = connectToOwner() else {
             log("quarry: cannot reach the daemon that owns \(dataDirectory) at \(socketPath)")
@@ -101,7 +101,7 @@ final class SpawnerRelay: Sendable {
                 case .error(let error):
                     guard let message = Server.reply(to: error) else { break }
                     // Once the owner writes to the frontend, only it may: it writes this one for the relay.
-                    if link.withLock({ $0.handoff }) == .none { reply(message) } else { forward(OutputHandoff.echo(JSONWriter.encode(message))) }
+                    if link.withLock({ $0.handoff }) == .none { reply(message) } else { forward(HandoffLines.echo(JSONWriter.encode(message))) }
                 }
             }
             if count <= 0 { break }
@@ -120,7 +120,7 @@ final class SpawnerRelay: Sendable {
         else { return }
         link.withLock { link in
             guard link.generation == 0, link.handoff == .none else { return }
-            if OutputHandoff.send(OutputHandoff.request(framing: framing) + [10], with: STDOUT_FILENO, over: link.fd) {
+            if DescriptorPassing.send(HandoffLines.request(framing: framing) + [10], with: STDOUT_FILENO, over: link.fd) {
                 link.handoff = .requested
             }
         }
@@ -177,12 +177,12 @@ final class SpawnerRelay: Sendable {
         switch link.withLock({ $0.generation == generation ? $0.handoff : .none }) {
         case .adopted:
             // `{"ack":id}`, or a batch reply's copy, whose ids are read as a relayed batch's would be.
-            if let id = OutputHandoff.acknowledgedID(payload) {
+            if let id = HandoffLines.acknowledgedID(payload) {
                 _ = ledger.withLock { $0.recordReply(id: id) }
             } else {
                 _ = recordReplies(in: payload)
             }
-        case .requested where payload == OutputHandoff.adopted:
+        case .requested where payload == HandoffLines.adoptedLine:
             link.withLock { link in
                 link.handoff = .adopted
                 // Acknowledgements are only needed if the owner dies: read them in bulk, not one wake-up

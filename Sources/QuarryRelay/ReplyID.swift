@@ -1,11 +1,11 @@
 /// The `id` of a reply as the daemon writes it (`{"jsonrpc":"2.0","id":…,"result"|"error":…}`),
 /// read from its first bytes so that relaying a large result costs no parse.
 /// nil for anything else (a notification, a batch), which the caller parses in full.
-public enum ReplyID {
+enum ReplyID {
     private static let prefix = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
 
     /// The id's JSON text (`7`, `"a"`), exactly as written.
-    public static func peek(_ payload: [UInt8]) -> String? {
+    static func peek(_ payload: [UInt8]) -> String? {
         guard payload.count > prefix.count, payload.starts(with: prefix) else { return nil }
         var i = prefix.count
         let start = i
