@@ -55,4 +55,8 @@ return {
   { "status: hits, index and relevant sort", function()
     H.eq("3 hits · people · all", render.status({ nbHits = 3, relevantSort = { priority = "hitsCount" } }, "people"))
   end },
+  { "status: one hit is singular, none is no hits", function()
+    H.eq("1 hit · people", render.status({ nbHits = 1 }, "people"))
+    H.eq("no hits · people", render.status({ nbHits = 0 }, "people"))
+  end },
 }

@@ -144,10 +144,16 @@ function M.facets(facets, order)
   return lines, highlights, entries
 end
 
+-- "no hits", "1 hit", "2 hits".
+local function count_of(count, noun)
+  if count == 0 then return "no " .. noun .. "s" end
+  return string.format("%d %s%s", count, noun, count == 1 and "" or "s")
+end
+
 -- The prompt's status: hit count, index, and the relevant-sort state.
 function M.status(result, index)
   if type(result) ~= "table" then return index end
-  local parts = { string.format("%d hits", tonumber(result.nbHits) or 0), index }
+  local parts = { count_of(tonumber(result.nbHits) or 0, "hit"), index }
   if type(result.relevantSort) == "table" then
     table.insert(parts, result.relevantSort.priority == "relevancy" and "relevant" or "all")
   end
