@@ -1,15 +1,17 @@
 """The README's examples, run against a real daemon: each `print(...)  # output`
 line must print what its comment says (Python literals compare by value, so a
-dict's order does not matter)."""
+dict's order does not matter); the example scripts it lists, run as scripts."""
 import ast
 import contextlib
 import io
+import json
 import os
 import re
-
-import pytest
+import subprocess
+import sys
 
 README = os.path.join(os.path.dirname(__file__), "..", "README.md")
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "examples")
 
 
 def python_blocks(heading):
@@ -39,3 +41,14 @@ def test_the_facets_and_paging_example_prints_what_it_says(daemon, monkeypatch):
         exec(compile(code, "README.md", "exec"), {})
     printed = output.getvalue().splitlines()
     assert [as_value(line) for line in printed] == [as_value(line) for line in expected], printed
+
+
+def test_the_typeahead_example_counts_hits_in_english(daemon, tmp, people):
+    with open(os.path.join(tmp, "people.json"), "w", encoding="utf-8") as records:
+        json.dump(people, records)
+    run = subprocess.run([sys.executable, os.path.join(EXAMPLES, "typeahead.py"), "people",
+                          os.path.join(tmp, "people.json"), "brad"],
+                         env=dict(os.environ, QUARRY_SOCK=daemon.path), capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "'brad': 1 hit\n" in run.stdout, run.stdout
+    assert "1 hits" not in run.stdout
