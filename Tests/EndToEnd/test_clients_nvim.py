@@ -94,6 +94,28 @@ def test_picker_spec(fixture_daemon, short_tmp):
             warnings.warn(NvimSpecSkipped(line[5:]))
 
 
+TALKS = [  # dates at noon UTC, so each is the same day in any time zone within 11 hours of it
+    {"objectID": "1", "name": "Talk one", "date": 1140868800, "recorded": 1000036800, "duration": 600},
+    {"objectID": "2", "name": "Talk two", "date": 1479124800, "recorded": 1000036800, "duration": 600},
+    {"objectID": "3", "name": "Talk three", "date": 1479124800, "recorded": 1000036800, "duration": 1479124800},
+]
+
+
+def test_the_picker_on_a_session_quarry_fzf_created_and_on_timestamp_facets(fixture_daemon, short_tmp):
+    """Issue 26, item 12: the session fzf creates has no facets; a date facet holds Unix timestamps."""
+    opened = subprocess.run([quarry_binary(), "fzf", "people", "--session", "from-fzf", "--socket",
+                             fixture_daemon.path, "--reload-query", ""], capture_output=True, text=True, timeout=60)
+    assert opened.returncode == 0, opened.stderr
+    with quarry.Client.connect(fixture_daemon.path, start=False) as client:
+        client.set_settings("talks", {"searchableAttributes": ["name"],
+                                      "attributesForFaceting": ["date", "recorded", "duration"]})
+        client.save_objects("talks", TALKS)
+    code, output = nvim(fixture_daemon, short_tmp, "joined_spec.lua")
+    print(output)
+    assert code == 0, output
+    assert "3 passed, 0 failed, 0 skipped" in output
+
+
 def test_the_picker_follows_a_session_changed_from_python(fixture_daemon, short_tmp):
     process = nvim(fixture_daemon, short_tmp, "follow_spec.lua", wait=False)
     ready = os.path.join(short_tmp, "picker-ready")

@@ -312,6 +312,13 @@ A reply to an older keystroke than the newest is dropped."
                      (when (= generation quarry-search--generation)
                        (quarry-search--render (plist-get result :hits) (plist-get result :nbHits)))))))
 
+(defun quarry--count (count noun)
+  "COUNT NOUN in English: \"no hits\", \"1 hit\", \"2 hits\"."
+  (pcase count
+    (0 (format "no %ss" noun))
+    (1 (format "1 %s" noun))
+    (_ (format "%d %ss" count noun))))
+
 (defun quarry-search--render (hits total)
   "Show HITS (of TOTAL) in the results buffer."
   (setq quarry-search--hits hits
@@ -319,7 +326,7 @@ A reply to an older keystroke than the newest is dropped."
   (with-current-buffer (get-buffer-create quarry-search--buffer)
     (let ((inhibit-read-only t))
       (erase-buffer)
-      (insert (propertize (format "%d hits in %s\n" total quarry-search--index) 'face 'quarry-heading))
+      (insert (propertize (format "%s in %s\n" (quarry--count total "hit") quarry-search--index) 'face 'quarry-heading))
       (seq-do-indexed (lambda (hit position)
                         (insert (propertize (quarry--hit-line hit) 'quarry-hit position) "\n"))
                       hits)

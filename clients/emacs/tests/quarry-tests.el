@@ -79,7 +79,15 @@ WHAT names the wait in the failure."
     (should (string-match-p "Amal Clooney" (quarry-test--results-text)))
     (quarry-search-update "brda")
     (quarry-test--wait-for (lambda () (string-match-p "Brad Pitt" (quarry-test--results-text))) "the typo's hit")
-    (should (string-match-p "1 hits" (quarry-test--results-text)))))
+    (should (string-match-p "\\`1 hit in people$" (quarry-test--results-text)))))
+
+(ert-deftest quarry-live-search-counts-hits-in-english ()
+  (quarry-test-with-daemon
+    (quarry-test--people)
+    (setq quarry-search--index "people")
+    (dolist (case '(("brad" . "1 hit in people") ("clooney" . "2 hits in people") ("zzzz" . "no hits in people")))
+      (quarry-search-update (car case))
+      (quarry-test--wait-for (lambda () (string-prefix-p (cdr case) (quarry-test--results-text))) (cdr case)))))
 
 (ert-deftest quarry-live-search-never-shows-an-older-keystroke-over-a-newer-one ()
   (quarry-test-with-daemon
@@ -89,7 +97,7 @@ WHAT names the wait in the failure."
       (quarry-search-update prefix))
     (quarry-test--wait-for (lambda () (string-match-p "Amal" (quarry-test--results-text))) "amal's hit")
     (accept-process-output nil 0.3)  ; the older replies have arrived by now, and were dropped
-    (should (string-match-p "\\`1 hits" (quarry-test--results-text)))
+    (should (string-match-p "\\`1 hit in" (quarry-test--results-text)))
     (should-not (string-match-p "Brad" (quarry-test--results-text)))))
 
 (ert-deftest quarry-faces-sit-on-the-matched-characters-in-any-script ()
@@ -100,7 +108,7 @@ WHAT names the wait in the failure."
       (with-current-buffer (get-buffer-create quarry-search--buffer)
         (let ((inhibit-read-only t)) (erase-buffer)))  ; so the wait below sees this query's hits
       (quarry-search-update (car case))
-      (quarry-test--wait-for (lambda () (string-match-p "1 hits" (quarry-test--results-text))) (car case))
+      (quarry-test--wait-for (lambda () (string-match-p "1 hit in" (quarry-test--results-text))) (car case))
       (with-current-buffer quarry-search--buffer
         (goto-char (point-min))
         (should (search-forward (cdr case) nil t))

@@ -52,7 +52,32 @@ return {
     H.eq({ attribute = "tags", value = "lawyer", refined = false }, entries[3])
     H.eq({ 0, 0, 4, "QuarryFacetTitle" }, highlights[1])
   end },
+  { "facets: timestamps under a time-like name are shown as dates, and still toggle the raw value", function()
+    -- Noon UTC, so the date is the same in any time zone within 11 hours of it.
+    local lines, _, entries = render.facets({
+      date = { { value = "1479124800", count = 2 }, { value = "1140868800", count = 1, isRefined = true } },
+      duration_range = { { value = "1479124800", count = 1 } },
+      published_at = { { value = "1479124800000", count = 1 } },
+    }, { "date", "duration_range", "published_at" })
+    H.eq({ "date", "[ ] 2016-11-14 (2)", "[x] 2006-02-25 (1)", "duration_range", "[ ] 1479124800 (1)",
+           "published_at", "[ ] 2016-11-14 (1)" }, lines)
+    H.eq({ attribute = "date", value = "1479124800", refined = false }, entries[2])
+  end },
+  { "facets: a time-like name with values outside the epoch range stays numbers", function()
+    local lines = render.facets({ date = { { value = "1479124800", count = 1 }, { value = "2016", count = 1 } },
+                                  releaseDate = { { value = 1000036800, count = 1 } } }, { "date", "releaseDate" })
+    H.eq({ "date", "[ ] 1479124800 (1)", "[ ] 2016 (1)", "releaseDate", "[ ] 2001-09-09 (1)" }, lines)
+  end },
+  { "facets: the setup marks a facet as dates, or keeps a time-like one as numbers", function()
+    local facets = { recorded = { { value = "1000036800", count = 1 } }, date = { { value = "1000036800", count = 1 } } }
+    local lines = render.facets(facets, { "recorded", "date" }, { recorded = true, date = false })
+    H.eq({ "recorded", "[ ] 2001-09-09 (1)", "date", "[ ] 1000036800 (1)" }, lines)
+  end },
   { "status: hits, index and relevant sort", function()
     H.eq("3 hits · people · all", render.status({ nbHits = 3, relevantSort = { priority = "hitsCount" } }, "people"))
+  end },
+  { "status: one hit is singular, none is no hits", function()
+    H.eq("1 hit · people", render.status({ nbHits = 1 }, "people"))
+    H.eq("no hits · people", render.status({ nbHits = 0 }, "people"))
   end },
 }

@@ -12,7 +12,7 @@ with Client.connect() as client:  # the shared daemon, started if absent
     for length in range(1, len(query) + 1):
         version = session.set_query(query[:length])  # every frontend on the session sees this keystroke
         results = session.wait_results(version).hits
-        print(f"\n{query[:length]!r}: {results.nb_hits} hits")
+        print(f"\n{query[:length]!r}: {results.nb_hits} hit{'' if results.nb_hits == 1 else 's'}")
         for hit in results.hits:
             shown = next((hit.highlighted(name) for name in ("title", "name") if hit.highlighted(name)), hit.object_id)
             print("   ", shown)

@@ -223,3 +223,16 @@ def test_session_match_ranges_use_the_negotiated_encoding(pair):
     pushed = session.wait_results(session.set_query("zola")).hits.hits[0].match_ranges
     assert client.position_encoding == "utf-32" and one_shot == {"name": [(6, 10)]}
     assert pushed == one_shot
+
+
+def test_facet_counts_reads_the_search_shape_and_the_session_shape_alike(pair):
+    """search gives {value: count}, a session [{value, count, isRefined}] (README, Facets and paging)."""
+    client, _ = pair
+    found = client.search("people", "", facets=["tags"])
+    assert found.facets["tags"] == {"actor": 2, "lawyer": 1, "writer": 1}
+    session = client.open_session("counts", searchers=[hits_searcher("people", facets=["tags"])])
+    shown = session.wait_results(session.toggle_filter(facet_filter("tags", "writer"))).hits
+    assert shown.facets["tags"][0] == {"value": "writer", "count": 1, "isRefined": True}
+    assert found.facet_counts("tags") == shown.facet_counts("tags") == {"actor": 2, "lawyer": 1, "writer": 1}
+    assert list(shown.facet_counts("tags")) == [item["value"] for item in shown.facets["tags"]]
+    assert found.facet_counts("missing") == {}

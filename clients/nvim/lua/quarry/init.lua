@@ -14,6 +14,10 @@ M.config = {
   -- UTF-8 would map directly. UTF-16 first: session pushes use it for every
   -- connection today (see the report), so it is right either way.
   position_encodings = { "utf-16", "utf-8" },
+  -- Facets shown as dates (YYYY-MM-DD): a list of attribute names, or a map
+  -- name → true/false. Unlisted ones are dates when they look like timestamps
+  -- (see :help quarry-dates); `false` keeps one as numbers.
+  date_facets = {},
   -- Called with (hit, picker) on <CR> instead of the default action when set.
   on_select = nil,
   width = 0.8,
@@ -22,6 +26,8 @@ M.config = {
   keys = {
     select = "<CR>", next = "<C-n>", previous = "<C-p>", facets = "<Tab>",
     relevant_sort = "<C-r>", sort_by = "<C-s>", close = "<C-c>",
+    -- On a session whose hits searcher has no facets (one `quarry fzf` created): add them.
+    add_facets = "<C-f>",
   },
 }
 

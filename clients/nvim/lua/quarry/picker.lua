@@ -57,8 +57,12 @@ function M.open(client, index, name, config)
     vim.notify("quarry: " .. tostring(err and err.message), vim.log.levels.ERROR)
     return nil
   end
+  local dates = {}
+  for key, value in pairs(config.date_facets or {}) do
+    if type(key) == "number" then dates[value] = true else dates[key] = value end
+  end
   local picker = setmetatable({
-    client = client, index = index, name = name, config = config, info = info,
+    client = client, index = index, name = name, config = config, info = info, dates = dates,
     preferred = config.display[index] and { config.display[index] } or info.searchable,
     origin = api.nvim_get_current_win(), hits = {}, selected = 1, pending = 0, last_text = "",
   }, Picker)
@@ -144,6 +148,8 @@ function Picker:map_keys()
   map(self.prompt_buf, "n", "q", function() self:close() end)
   if self.facets_buf then
     map(self.prompt_buf, both, keys.facets, function() self:focus_facets() end)
+    map(self.prompt_buf, both, keys.add_facets, function() self:add_facets() end)
+    map(self.facets_buf, "n", keys.add_facets, function() self:add_facets() end)
     for _, lhs in ipairs({ "<Space>", "<CR>", "x" }) do
       map(self.facets_buf, "n", lhs, function() self:toggle_facet_at_cursor() end)
     end
@@ -234,7 +240,12 @@ function Picker:draw()
     virt_text = { { render.status(result, self.session:current_index()), "QuarryDim" } }, virt_text_pos = "right_align",
   })
   if self.facets_buf then
-    local facet_lines, facet_highlights, entries = render.facets(result.facets, self.info.facets)
+    local facet_lines, facet_highlights, entries
+    if self.session:facets_searcher() then
+      facet_lines, facet_highlights, entries = render.facets(self.session:facets(), self.info.facets, self.dates)
+    else
+      facet_lines, facet_highlights, entries = { self:no_facets_text() }, { { 0, 0, -1, "QuarryDim" } }, {}
+    end
     self.facet_entries = entries
     api.nvim_buf_set_lines(self.facets_buf, 0, -1, false, facet_lines)
     api.nvim_buf_clear_namespace(self.facets_buf, ns, 0, -1)
@@ -267,6 +278,25 @@ function Picker:load_more()
     if not next_page or type(next_page.hits) ~= "table" then return end
     vim.list_extend(self.more, next_page.hits)
     self:draw()
+  end)
+end
+
+-- Why the panel is empty when the session was opened without facets, and what to do.
+function Picker:no_facets_text()
+  local declared = table.concat(self.info.facets, ", ")
+  local key = self.config.keys.add_facets
+  if not key then return "This session has no facets (it was opened without them); the index declares: " .. declared end
+  return string.format("This session has no facets (it was opened without them, as quarry fzf does); "
+    .. "%s adds the ones the index declares: %s", key, declared)
+end
+
+-- Adds the facets the index declares to a session that has none; the panel fills in with the push that follows.
+function Picker:add_facets()
+  if not self.session or self.adding or self.session:facets_searcher() then return end
+  self.adding = true
+  self.session:add_facets(self.info.facets, function(err)
+    self.adding = false
+    if err then vim.notify("quarry: " .. tostring(err.message), vim.log.levels.WARN) end
   end)
 end
 

@@ -114,9 +114,54 @@ function M.results(hits, preferred, encoding)
   return lines, highlights
 end
 
+-- What looks like a Unix timestamp: from 1973-03-03 (1e8 s) to 2100-01-01.
+-- From 1e11 on, a value is taken as milliseconds (1e11 s would be the year 5138).
+local EPOCH_FIRST, EPOCH_LAST = 1e8, 4102444800
+
+-- A whole number as Unix seconds; outside the range above only when `any` (a facet marked as dates).
+local function epoch_seconds(value, any)
+  local number = tonumber(value)
+  if not number or number ~= math.floor(number) then return nil end
+  if math.abs(number) >= 1e11 then number = number / 1000 end
+  if not any and (number < EPOCH_FIRST or number >= EPOCH_LAST) then return nil end
+  return math.floor(number)
+end
+
+-- Names that usually hold a time: date, time, timestamp, and suffixes such as
+-- created_at, film_date, start_time, published_on, publishedAt, releaseDate, startTime.
+local function named_like_a_time(attribute)
+  local name = attribute:match("[^.]*$")
+  local lower = name:lower()
+  if lower == "date" or lower == "time" or lower == "timestamp" or lower == "datetime" then return true end
+  for _, suffix in ipairs({ "_at$", "_date$", "_time$", "_on$" }) do
+    if lower:match(suffix) then return true end
+  end
+  return (name:match("%lAt$") or name:match("%lDate$") or name:match("%lTime$")) ~= nil
+end
+
+-- Whether a facet's values are shown as dates: `dates[attribute]` (the setup's
+-- `date_facets`) says so, or, unless it is false, the attribute is named like a
+-- time and every value is a whole number in the epoch range above.
+function M.is_date_facet(attribute, items, dates)
+  local marked = dates and dates[attribute]
+  if marked ~= nil then return marked end
+  if not named_like_a_time(attribute) or type(items) ~= "table" or #items == 0 then return false end
+  for _, item in ipairs(items) do
+    if not epoch_seconds(item.value) then return false end
+  end
+  return true
+end
+
+-- A Unix timestamp as its date in the local time zone, YYYY-MM-DD; anything else as it is.
+function M.date_text(value)
+  local seconds = epoch_seconds(value, true)
+  local ok, text = pcall(os.date, "%Y-%m-%d", seconds)
+  return seconds and ok and text or as_text(value)
+end
+
 -- The facet panel: a title per attribute, then `[x] value (count)` per value;
--- `entries[line]` says which refinement a line toggles.
-function M.facets(facets, order)
+-- `entries[line]` says which refinement a line toggles. `dates` as in is_date_facet.
+function M.facets(facets, order, dates)
   local lines, highlights, entries = {}, {}, {}
   local attributes = {}
   for _, name in ipairs(order or {}) do
@@ -133,9 +178,10 @@ function M.facets(facets, order)
   for _, attribute in ipairs(attributes) do
     table.insert(lines, attribute)
     table.insert(highlights, { #lines - 1, 0, #attribute, "QuarryFacetTitle" })
+    local show = M.is_date_facet(attribute, facets[attribute], dates) and M.date_text or as_text
     for _, item in ipairs(facets[attribute]) do
       local mark = item.isRefined and "[x] " or "[ ] "
-      local text = string.format("%s%s (%d)", mark, as_text(item.value), tonumber(item.count) or 0)
+      local text = string.format("%s%s (%d)", mark, show(item.value), tonumber(item.count) or 0)
       table.insert(lines, text)
       entries[#lines] = { attribute = attribute, value = item.value, refined = item.isRefined == true }
       if item.isRefined then table.insert(highlights, { #lines - 1, 0, 3, "QuarryRefined" }) end
@@ -144,10 +190,16 @@ function M.facets(facets, order)
   return lines, highlights, entries
 end
 
+-- "no hits", "1 hit", "2 hits".
+local function count_of(count, noun)
+  if count == 0 then return "no " .. noun .. "s" end
+  return string.format("%d %s%s", count, noun, count == 1 and "" or "s")
+end
+
 -- The prompt's status: hit count, index, and the relevant-sort state.
 function M.status(result, index)
   if type(result) ~= "table" then return index end
-  local parts = { string.format("%d hits", tonumber(result.nbHits) or 0), index }
+  local parts = { count_of(tonumber(result.nbHits) or 0, "hit"), index }
   if type(result.relevantSort) == "table" then
     table.insert(parts, result.relevantSort.priority == "relevancy" and "relevant" or "all")
   end

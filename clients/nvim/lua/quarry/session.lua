@@ -8,6 +8,17 @@ Session.__index = Session
 
 local function is_list(value) return type(value) == "table" end
 
+local function reporting(callback)
+  return function(err, result)
+    if err and callback then return callback(err) end
+    if err then
+      vim.notify("quarry: " .. tostring(err.message), vim.log.levels.WARN)
+    elseif callback then
+      callback(nil, result)
+    end
+  end
+end
+
 -- Attaches to `name` on `client` with a hits searcher on `index`;
 -- `callback(session)` or `callback(nil, err)`.
 function M.attach(client, name, index, opts, callback)
@@ -43,7 +54,10 @@ end
 
 function Session:hits_searcher_for(index)
   for _, searcher in ipairs(self.state and self.state.searchers or {}) do
-    if searcher.type == "hits" and searcher.index == index then return searcher.searcher end
+    -- hitsPerPage 0: one that only carries facet lists (`add_facets`), not hits to show.
+    if searcher.type == "hits" and searcher.index == index and searcher.hitsPerPage ~= 0 then
+      return searcher.searcher
+    end
   end
   -- A sort-by switch points our searcher at a replica: keep following it.
   if self.searcher then
@@ -63,13 +77,56 @@ function Session:_receive(method, params)
   elseif method == "resultsUpdated" then
     if self.results and version < (self.results_version or 0) then return end
     self.results_version = version
+    self.results_by_searcher = {}
     for _, result in ipairs(is_list(params.results) and params.results or {}) do
       if result.searcher == self.searcher then self.results = result end
+      if result.searcher then self.results_by_searcher[result.searcher] = result end
     end
   else
     return
   end
   for _, listener in ipairs(self.listeners) do listener(method, self) end
+end
+
+local function searcher_in_state(self, id)
+  for _, searcher in ipairs(self.state and self.state.searchers or {}) do
+    if searcher.searcher == id then return searcher end
+  end
+end
+
+-- The hits searcher whose results carry the facet lists: ours if it asks for
+-- facets, else another hits searcher of the session on our index that does
+-- (one `add_facets` added beside a searcher created without facets, by
+-- `quarry fzf` say); nil when none does.
+function Session:facets_searcher()
+  local ours = searcher_in_state(self, self.searcher)
+  if ours and is_list(ours.facets) and #ours.facets > 0 then return self.searcher end
+  local index = self:current_index()
+  for _, searcher in ipairs(self.state and self.state.searchers or {}) do
+    if searcher.type == "hits" and (searcher.index == index or searcher.index == self.index)
+        and is_list(searcher.facets) and #searcher.facets > 0 then
+      return searcher.searcher
+    end
+  end
+  return nil
+end
+
+-- The facet lists of the results shown: `{attribute: [{value, count, isRefined}]}`, or nil.
+function Session:facets()
+  local id = self:facets_searcher()
+  if not id then return nil end
+  local result = id == self.searcher and self.results or (self.results_by_searcher or {})[id]
+  return result and result.facets
+end
+
+-- Adds the facet lists to a session whose hits searcher has none: a second hits
+-- searcher on our index with `facets` and no hits. It shares the session's query
+-- and filters, so its counts are those of our hits; ours, which another frontend
+-- may be following, is left as it is (a hits searcher's facets cannot be changed:
+-- protocol/methods/addHitsSearcher.md).
+function Session:add_facets(facets, callback)
+  self.client:request("addHitsSearcher", { session = self.name, index = self.index, hitsPerPage = 0, facets = facets },
+    reporting(callback))
 end
 
 -- `listener(kind, session)` after each stateChanged / resultsUpdated.
@@ -87,17 +144,6 @@ function Session:current_index()
     if searcher.searcher == self.searcher then return searcher.index end
   end
   return self.index
-end
-
-local function reporting(callback)
-  return function(err, result)
-    if err and callback then return callback(err) end
-    if err then
-      vim.notify("quarry: " .. tostring(err.message), vim.log.levels.WARN)
-    elseif callback then
-      callback(nil, result)
-    end
-  end
 end
 
 function Session:set_query(text, callback)

@@ -99,8 +99,10 @@ class SearchResponse:
     hits_per_page: int
     query: str
     processing_time_ms: int
-    #: ``{attribute: {value: count}}`` from ``search``; in a session,
-    #: ``{attribute: [{value, count, isRefined}]}`` (refinement lists).
+    #: As the daemon sent them, in two shapes: ``{attribute: {value: count}}``
+    #: from ``search`` (Algolia's), and in a session ``{attribute: [{"value",
+    #: "count", "isRefined"}]}`` (refinement lists, in display order).
+    #: ``facet_counts()`` reads either.
     facets: Optional[Dict[str, Any]] = None
     facets_stats: Optional[JSONObject] = None
     index: Optional[str] = None
@@ -109,6 +111,16 @@ class SearchResponse:
     searcher: Optional[str] = None
     relevant_sort: Optional[JSONObject] = None
     raw: JSONObject = field(default_factory=dict, repr=False)
+
+    def facet_counts(self, attribute: str) -> Dict[str, int]:
+        """``{value: count}`` for one facet, from ``search`` or from a session
+        alike (in the session's order); empty when the facet was not asked for."""
+        values = (self.facets or {}).get(attribute)
+        if isinstance(values, dict):
+            return {str(value): _int(count) for value, count in values.items()}
+        if isinstance(values, list):
+            return {str(item.get("value")): _int(item.get("count")) for item in values if isinstance(item, dict)}
+        return {}
 
     @classmethod
     def from_json(cls, result: JSONObject) -> "SearchResponse":
