@@ -69,7 +69,8 @@ struct HitsRenderer {
                 parts.append("\(attribute): \(decorate(text))")
             }
         }
-        return "\(id)\t" + parts.joined(separator: "  |  ")
+        // One line per hit, whatever the values hold.
+        return "\(id)\t" + FzfLines.flattened(parts.joined(separator: "  |  "))
     }
 
     /// The value at a dotted path (`speaker.name`).
