@@ -11,7 +11,8 @@ struct FzfCommand: ParsableCommand {
         abstract: "Search an index live in fzf, through a shared session, and print the chosen records.",
         discussion: """
             fzf runs with --disabled: every keystroke reloads the list through the session's query \
-            (setQuery), so other frontends attached to the session see the typing. Matches show in \
+            (setQuery), so other frontends attached to the session see the typing. The header says how \
+            many records match (fzf's own counter would count only the lines listed). Matches show in \
             colour; the preview shows the whole record. The chosen records are printed as JSON lines.
               quarry fzf talks --session demo | jq -r .title
             Needs fzf 0.38 or newer (Debian: apt-get install fzf).
@@ -46,9 +47,10 @@ struct FzfCommand: ParsableCommand {
     private func reload(_ text: String) throws {
         do {
             let reloader = try FzfReloader(options: daemon, index: index, hitsPerPage: hitsPerPage)
-            let hits = try reloader.results(session: sessionName, query: text)
+            let result = try reloader.results(session: sessionName, query: text)
+            let hits = result["hits"]?.arrayValue ?? []
             let lines = FzfLines(attribute: attribute)
-            StandardOutput.write(hits.map { lines.line(for: $0) + "\n" }.joined())
+            StandardOutput.write(([FzfLines.header(for: result)] + hits.map(lines.line(for:))).map { $0 + "\n" }.joined())
         } catch {
             StandardOutput.writeLine("-\tquarry: \(error)\t{}")
             throw ExitCode.failure
@@ -67,7 +69,10 @@ struct FzfCommand: ParsableCommand {
         if let socket = daemon.socket { common += " --socket \(shellQuoted(socket))" }
         if let dataDir = daemon.dataDir { common += " --data-dir \(shellQuoted(dataDir))" }
         let reload = "reload(\(common) --reload-query {q})"
-        var arguments = [fzf, "--disabled", "--ansi", "--delimiter", "\t", "--with-nth", "2",
+        // The first line of each reload is the header: the real number of hits (`FzfLines.header`).
+        // fzf's counter counts the lines listed, at most --hits-per-page: shown only for --multi's selection.
+        var arguments = [fzf, "--disabled", "--ansi", "--delimiter", "\t", "--with-nth", "2", "--header-lines", "1",
+                         "--info", multi ? "inline" : "hidden",
                          "--query", query, "--prompt", "\(index)> ",
                          "--bind", "start:\(reload)", "--bind", "change:\(reload)",
                          "--preview", "\(common) --preview {3}", "--preview-window", "right,50%,wrap"]

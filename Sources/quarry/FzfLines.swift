@@ -26,6 +26,22 @@ struct FzfLines {
         return [id, display, JSONWriter.string(FzfLines.embedded(fields))].map(FzfLines.flattened).joined(separator: "\t")
     }
 
+    /// The first line of a reload, which fzf keeps as the header (`--header-lines 1`): how many
+    /// records match, and how many of them are listed when that is fewer.
+    static func header(for result: JSON) -> String {
+        let listed = result["hits"]?.arrayValue?.count ?? 0
+        let nbHits = result["nbHits"]?.intValue ?? listed
+        let text: String
+        if result["queryHasNoWords"]?.boolValue == true {
+            text = "0 hits: the query has no searchable words"
+        } else if listed < nbHits {
+            text = "\(listed) of \(nbHits) hits"
+        } else {
+            text = nbHits == 1 ? "1 hit" : "\(nbHits) hits"
+        }
+        return "-\t\(dim)\(text)\(reset)\t{}"
+    }
+
     /// The preview of a line's field 3: one attribute per line, matches in colour.
     static func preview(_ hit: JSON) -> String {
         guard case .object(let fields) = hit else { return JSONWriter.string(hit) }

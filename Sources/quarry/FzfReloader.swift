@@ -32,7 +32,8 @@ struct FzfReloader {
         return (id, added["stateVersion"]?.intValue ?? version)
     }
 
-    func results(session: String, query: String) throws -> [JSON] {
+    /// The hits searcher's result (`hits`, `nbHits`…) for `query`, or a newer one.
+    func results(session: String, query: String) throws -> JSON {
         let (searcher, attachedAt) = try attach(session: session)
         var newest: JSON?
         let collect: (String, JSON) -> Void = { method, params in
@@ -43,26 +44,26 @@ struct FzfReloader {
         let version = reply["stateVersion"]?.intValue ?? 0
         while true {
             if let update = newest, (update["stateVersion"]?.intValue ?? 0) >= version {
-                return try hits(of: searcher, in: update["results"])
+                return try result(of: searcher, in: update["results"])
             }
             if version <= attachedAt {
                 // The query was already this one: no new results will be pushed; read the current page.
                 let page = try connection.request("loadPage", params: [
                     "session": .string(session), "searcher": .string(searcher), "page": 0, "stateVersion": JSON(version),
                 ], onNotification: collect)
-                return (page["result"] ?? page)["hits"]?.arrayValue ?? []  // {session, stateVersion, searcher, result}
+                return page["result"] ?? page  // {session, stateVersion, searcher, result}
             }
             let message = try connection.readMessage()
             if let method = message["method"]?.stringValue { collect(method, message["params"] ?? .null) }
         }
     }
 
-    private func hits(of searcher: String, in results: JSON?) throws -> [JSON] {
+    private func result(of searcher: String, in results: JSON?) throws -> JSON {
         guard let result = results?.arrayValue?.first(where: { $0["searcher"]?.stringValue == searcher }) else {
             throw FzfError("no results for searcher \(searcher)")
         }
         if let message = result["error"]?["message"]?.stringValue { throw FzfError(message) }
-        return result["hits"]?.arrayValue ?? []
+        return result
     }
 }
 

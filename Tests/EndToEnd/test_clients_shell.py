@@ -147,15 +147,22 @@ def test_watch_only_results_feeds_a_pipeline(people):
 
 # quarry fzf: the reload command
 
-def reload(daemon, session, query, check=True):
-    return quarry(daemon, "fzf", "people", "--session", session, "--reload-query", query, check=check)
+def reload(daemon, session, query, check=True, extra=()):
+    return quarry(daemon, "fzf", "people", "--session", session, *extra, "--reload-query", query, check=check)
+
+
+def reload_lines(daemon, session, query, extra=()):
+    """The header fzf keeps (--header-lines 1), without colour, and the hit lines."""
+    header, *lines = reload(daemon, session, query, extra=extra).stdout.splitlines()
+    return re.sub("\x1b\\[[0-9;]*m", "", header.split("\t")[1]), lines
 
 
 def test_fzf_reload_types_into_the_session_and_prints_lines(people):
     session_methods(people)
     observer = people.connect()
     observer.result("openSession", {"session": "fz", "searchers": [{"type": "hits", "index": "people"}]})
-    lines = reload(people, "fz", "cloo").stdout.splitlines()
+    header, lines = reload_lines(people, "fz", "cloo")
+    assert header == "2 hits"
     assert sorted(line.split("\t")[0] for line in lines) == ["1", "2"]
     for line in lines:
         object_id, shown, embedded = line.split("\t")
@@ -176,8 +183,17 @@ def test_fzf_reload_types_into_the_session_and_prints_lines(people):
 
 def test_fzf_reload_twice_with_the_same_query_still_prints(people):
     session_methods(people)
-    assert len(reload(people, "same", "brad").stdout.splitlines()) == 1
-    assert len(reload(people, "same", "brad").stdout.splitlines()) == 1
+    assert reload_lines(people, "same", "brad")[0] == "1 hit"
+    header, lines = reload_lines(people, "same", "brad")
+    assert header == "1 hit" and len(lines) == 1
+
+
+def test_fzf_reload_header_counts_every_hit_not_the_lines_listed(people):
+    session_methods(people)
+    header, lines = reload_lines(people, "few", "", extra=("--hits-per-page", "2"))
+    assert header == "2 of 3 hits" and len(lines) == 2
+    header, lines = reload_lines(people, "few", "🍕", extra=("--hits-per-page", "2"))
+    assert header == "0 hits: the query has no searchable words" and lines == []
 
 
 def test_fzf_lines_colour_utf16_ranges_on_multibyte_text(people):
@@ -203,7 +219,7 @@ def test_killing_reloads_mid_flight_is_harmless(people):
         process.send_signal(randomness.choice([signal.SIGKILL, signal.SIGTERM]))
         process.wait(10)
     assert people.process.poll() is None
-    lines = reload(people, "killed", "pitt").stdout.splitlines()
+    header, lines = reload_lines(people, "killed", "pitt")
     assert [line.split("\t")[0] for line in lines] == ["3"]
     sessions = json.loads(quarry(people, "call", "getState", '{"session":"killed"}').stdout)
     assert sessions["state"]["query"] == "pitt" and len(sessions["state"]["searchers"]) == 1
@@ -233,17 +249,24 @@ def wait_for_pane(tmux, predicate, timeout=20):
 def test_fzf_in_tmux_types_live_shows_highlights_and_prints_the_choice(people, tmux, short_tmp):
     session_methods(people)
     out = os.path.join(short_tmp, "chosen.json")
-    command = f"'{quarry_binary()}' fzf people --session live --socket '{people.path}' > '{out}'; echo $? >> '{out}.rc'"
+    command = (f"'{quarry_binary()}' fzf people --session live --hits-per-page 1 --socket '{people.path}' > '{out}';"
+               f" echo $? >> '{out}.rc'")
     subprocess.run(["tmux", "new-session", "-d", "-s", tmux, "-x", "160", "-y", "30", command], check=True)
-    wait_for_pane(tmux, lambda screen: "3/3" in screen)
+    # The header counts the session's hits, not the one line listed (fzf's own counter would say 1/1).
+    wait_for_pane(tmux, lambda screen: "1 of 3 hits" in screen)
     subprocess.run(["tmux", "send-keys", "-t", tmux, "cloo"], check=True)
-    screen = wait_for_pane(tmux, lambda screen: "2/2" in screen)
-    assert "Brad Pitt" not in screen.split("2/2")[0].split("│")[0]
+
+    def listed(screen):  # the list's side of each row, left of the preview's border
+        return "\n".join(row.split("│")[0] for row in screen.splitlines())
+
+    def cloo_highlighted(screen):  # not "cl" or "clo", which also find both Clooneys
+        return "\x1b[1;33mCloo" in screen or "\x1b[33m\x1b[1mCloo" in screen or "Cloo\x1b" in screen
+
+    # The header arrives first in a reload's output: wait for the hit line of the last keystroke too.
+    screen = wait_for_pane(tmux, lambda screen: "1 of 2 hits" in screen and cloo_highlighted(listed(screen)))
+    assert "1/1" not in screen and "Brad Pitt" not in listed(screen)
     state = json.loads(quarry(people, "call", "getState", '{"session":"live"}').stdout)
     assert state["state"]["query"] == "cloo"  # the typing went through the session
-    search = json.loads(quarry(people, "call", "search", '{"index":"people","query":"cloo"}').stdout)
-    if "_matchRanges" in search["hits"][0]:
-        assert "\x1b[1;33mCloo" in screen or "\x1b[33m\x1b[1mCloo" in screen or "Cloo\x1b" in screen
     subprocess.run(["tmux", "send-keys", "-t", tmux, "Enter"], check=True)
     deadline = time.monotonic() + 20
     while not os.path.exists(out + ".rc"):

@@ -26,7 +26,8 @@ def test_nvim_fzf_and_python_share_one_session(fixture_daemon, short_tmp):
                                     fixture_daemon.path, "--reload-query", "brad"],
                                    capture_output=True, text=True, timeout=60)
             assert typed.returncode == 0, typed.stderr
-            assert [line.split("\t")[0] for line in typed.stdout.splitlines()] == ["3"]
+            header, *lines = typed.stdout.splitlines()  # fzf's header line, then the hits
+            assert [line.split("\t")[0] for line in lines] == ["3"]
             seen_brad = seen_amal = False
             for event in events:  # Python follows both: fzf's query, then the picker's
                 if isinstance(event, quarry.StateChanged):

@@ -127,8 +127,33 @@ final class ImportReaderTests: EngineTestCase {
         XCTAssertEqual(values(read), [["a": 1, "b": 2], ["a": 5, "b": 6]])
         XCTAssertEqual(invalid(read), [
             "line 3: has 1 fields; the header has 2",
-            "line 4, column 1: unexpected text after a closing quote",
+            "line 4, column 1: text 'y,4' follows the closing quote of a quoted field; a quote inside a quoted field is written twice (\"\")",
         ])
+    }
+
+    /// A quote left open swallows the rows after it up to the next quote: the error names the line
+    /// where it opened and says what is missing, not what follows the quote that closed it.
+    func testCSVUnclosedQuoteNamesTheLineWhereItOpened() throws {
+        let text = "objectID,name,note\n1,\"open,x\n2,b,c\n3,\"quoted\",d\n4,e,f\n"
+        let read = try items(.csv, text)
+        XCTAssertEqual(invalid(read), [
+            "line 2, column 2: the quote that opens this field is not closed on this line; the next quote, on line 4, "
+                + "is followed by 'quoted\",d': a closing quote is probably missing",
+        ])
+        XCTAssertEqual(values(read), [["objectID": "4", "name": "e", "note": "f"]])
+        // The row's first field spans two lines; the quote of its second opens on line 3.
+        let never = try items(.csv, "a,b\n\"x\ny\",\"open\nz\n")
+        XCTAssertEqual(invalid(never), ["line 3, column 2: the quote that opens this field is never closed (the file ends inside it)"])
+    }
+
+    /// RFC 4180: a quote may appear only in a quoted field, doubled. A stray one is an error that
+    /// skips its row only, so `skipInvalid` imports the rest.
+    func testCSVStrayQuoteInAnUnquotedFieldIsAnError() throws {
+        let read = try items(.csv, "objectID,height\n1,5'10\"\n2,\"5'10\"\"\"\n3,6'\n")
+        XCTAssertEqual(invalid(read), [
+            "line 2, column 2: a quote inside an unquoted field; quote the whole field and write each quote in it twice (\"5'10\"\"\" for 5'10\")",
+        ])
+        XCTAssertEqual(values(read), [["objectID": "2", "height": "5'10\""], ["objectID": "3", "height": "6'"]])
     }
 
     func testFormatIsGuessedFromTheExtension() {

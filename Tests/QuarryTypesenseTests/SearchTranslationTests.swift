@@ -68,7 +68,9 @@ final class SearchTranslationTests: XCTestCase {
                                                                           "disableTypoToleranceOnAttributes": ["brand"]],
                                             fields: fields).requests.first)
         XCTAssertEqual(s["num_typos"], "2,0")
-        XCTAssertEqual(try translate(["query": " ?! "]).requests.first?["q"], "*")
+        // Blank matches every record; symbols without a word match nothing, so nothing is sent.
+        XCTAssertEqual(try translate(["query": "   "]).requests.first?["q"], "*")
+        XCTAssertEqual(try translate(["query": " ?! 🍕"]).requests.count, 0)
         XCTAssertEqual(try translate(["query": "g", "typoTolerance": "min"]).requests.first?["typo_tokens_threshold"], 1)
     }
 

@@ -11,6 +11,11 @@ import QuarryJSON
 /// column. An empty field leaves its attribute out of the record. Blank rows
 /// are ignored. Positions count physical lines (a quoted field may span
 /// several); a column is a field's number in its row.
+///
+/// Quotes are strict, as RFC 4180 has them (protocol/methods/importFile.md): a
+/// quote inside an unquoted field (`5'10"`) is an error, not a character, and
+/// so is text after a closing quote. Both usually mean a quote was left
+/// unclosed, so a quoted field's errors name the line where its quote opened.
 struct CSVReader: FileImportReader {
     let bytes: ImportFileBytes
     private var header: [String]?
@@ -72,13 +77,21 @@ struct CSVReader: FileImportReader {
         while true {
             if try bytes.peek() == UInt8(ascii: "\"") && field.isEmpty {
                 _ = try bytes.next()
+                let openLine = line
+                let position = ImportPosition.lineColumn(openLine, fields.count + 1)
                 guard try readQuoted(into: &field) else {
-                    return .invalid(.lineColumn(startLine, fields.count + 1), reason: "the quoted field is never closed")
+                    return .invalid(position, reason: "the quote that opens this field is never closed (the file ends inside it)")
                 }
                 let after = try bytes.peek()
                 if after != nil && after != UInt8(ascii: ",") && after != UInt8(ascii: "\n") && after != UInt8(ascii: "\r") {
+                    let closeLine = line
+                    let text = try restOfLine(upTo: 16)
                     try skipRestOfRow()
-                    return .invalid(.lineColumn(startLine, fields.count + 1), reason: "unexpected text after a closing quote")
+                    let reason = closeLine == openLine
+                        ? "text '\(text)' follows the closing quote of a quoted field; a quote inside a quoted field is written twice (\"\")"
+                        : "the quote that opens this field is not closed on this line; the next quote, on line \(closeLine), "
+                            + "is followed by '\(text)': a closing quote is probably missing"
+                    return .invalid(position, reason: reason)
                 }
             }
             guard let byte = try bytes.next() else {
@@ -94,10 +107,25 @@ struct CSVReader: FileImportReader {
                 line += 1
                 fields.append(field)
                 return .fields(fields, startLine: startLine)
+            case UInt8(ascii: "\""):
+                let position = ImportPosition.lineColumn(line, fields.count + 1)
+                try skipRestOfRow()
+                return .invalid(position, reason: "a quote inside an unquoted field; quote the whole field and write "
+                    + "each quote in it twice (\"5'10\"\"\" for 5'10\")")
             default:
                 field.append(byte)
             }
         }
+    }
+
+    /// Up to `limit` bytes of the current line, for an error message (the line's end is left unread).
+    private mutating func restOfLine(upTo limit: Int) throws(EngineError) -> String {
+        var text: [UInt8] = []
+        while text.count < limit, let byte = try bytes.peek(), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") {
+            text.append(byte)
+            _ = try bytes.next()
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Reads up to the closing quote; false when the file ends first.

@@ -35,6 +35,13 @@ public enum QueryWords {
         }
     }
 
+    /// Whether the query holds text but no word: only emoji, symbols or punctuation, which are not
+    /// indexed (as in Algolia without `separatorsToIndex`). Such a query matches nothing and the response
+    /// says why (`queryHasNoWords`, protocol/methods/search.md); only a blank query matches every record.
+    public static func holdsNoWord(_ query: String) -> Bool {
+        query.unicodeScalars.contains { !$0.properties.isWhitespace } && Normalizer.words(of: query).isEmpty
+    }
+
     static func maxTypos(_ text: String, bytes: [UInt8], disabled: Set<[UInt8]>, _ parameters: SearchParameters) -> Int {
         if case .disabled = parameters.typoTolerance { return 0 }
         if disabled.contains(bytes) { return 0 }

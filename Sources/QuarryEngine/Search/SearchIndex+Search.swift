@@ -27,7 +27,13 @@ extension SearchIndex {
         var matchedTerms: [[MatchedTerms]] = []
         var ranked: [RankedDocument] = []
         var nbHits: Int
-        if words.isEmpty {
+        let holdsNoWord = words.isEmpty && QueryWords.holdsNoWord(parameters.query)
+        if holdsNoWord {
+            // Text that is not indexed (`🍕`) matches nothing, rather than everything as a blank query does.
+            nbHits = 0
+            universe = segments.map { _ in Candidates() }
+            hitCandidates = universe
+        } else if words.isEmpty {
             nbHits = plan.hitCount(self)
             ranked = refined == nil ? staticTop(wanted, layout: ranking, dead: plan.hitDead) : []
         } else {
@@ -85,6 +91,8 @@ extension SearchIndex {
         if !plan.counted.isEmpty {
             extra = FacetResponse.render(plan, FacetCounter.count(index: self, plan: plan, universe: universe))
         }
+        if let notCounted = parameters.refinements.facetsNotCountedJSON { extra["facetsNotCounted"] = notCounted }
+        if holdsNoWord { extra["queryHasNoWords"] = true }
         if let refined, let strictness = refined.strictness, let sortedHits = sorted?.nbSortedHits {
             extra["appliedRelevancyStrictness"] = JSON(strictness)
             extra["nbSortedHits"] = JSON(sortedHits)

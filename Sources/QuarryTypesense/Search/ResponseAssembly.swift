@@ -86,6 +86,8 @@ public enum ResponseAssembly {
             if !stats.isEmpty { extra["facets_stats"] = .object(stats) }
             extra["exhaustiveFacetsCount"] = true
         }
+        if let notCounted = parameters.refinements.facetsNotCountedJSON { extra["facetsNotCounted"] = notCounted }
+        if QueryWords.holdsNoWord(parameters.query) { extra["queryHasNoWords"] = true }
         if let strictness = translation.strictness {
             extra["appliedRelevancyStrictness"] = JSON(strictness)
             // Only strictness 0 keeps every hit sorted; otherwise Typesense cannot say how many hits are.

@@ -87,7 +87,7 @@ public struct SearchTranslation: Sendable {
         let window = PageWindow(page: parameters.page, hitsPerPage: parameters.hitsPerPage,
                             paginationLimitedTo: parameters.paginationLimitedTo, grouped: grouping != nil)
         let geo = GeoFiltering.filter(refinements.geo)
-        let nothing = (text.hasWords && text.queryBy.isEmpty) || (geo != nil && !fields.contains(FieldNames.geo))
+        let nothing = text.holdsNoWord || (text.hasWords && text.queryBy.isEmpty) || (geo != nil && !fields.contains(FieldNames.geo))
 
         /// The search's parameters without paging and facets; nil when it cannot match.
         func base(_ mask: UInt64) throws(EngineError) -> JSONObject? {

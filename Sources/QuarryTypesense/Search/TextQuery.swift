@@ -11,6 +11,8 @@ struct TextQuery: Sendable {
     /// The text sent as `q`: `*` when the query has no word.
     let q: String
     let hasWords: Bool
+    /// Text but no word (`🍕`): matches nothing, as in the engine (`QueryWords.holdsNoWord`).
+    let holdsNoWord: Bool
     /// `s_` fields in priority order, only those the collection has.
     let queryBy: [String]
     let parameters: JSONObject
@@ -33,6 +35,7 @@ struct TextQuery: Sendable {
         // engine's words ("don t") would miss it.
         hasWords = !Normalizer.words(of: search.query).isEmpty
         q = hasWords ? search.query : "*"
+        holdsNoWord = QueryWords.holdsNoWord(search.query)
 
         var queryBy: [String] = [], ranks: [Int] = []
         let layout = SearchableLayout(settings: settings)

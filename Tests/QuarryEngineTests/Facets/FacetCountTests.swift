@@ -5,6 +5,7 @@ import XCTest
 /// Facet counts:
 /// 1. counts are exact per value over every match of the query and filters, case kept as stored;
 /// 2. `["*"]` counts every declared facet except `filterOnly` ones; nested attributes count by path;
+///    an attribute named but not counted is listed in `facetsNotCounted` with the setting to change;
 /// 3. `maxValuesPerFacet` and `sortFacetValuesBy` (count, alpha) shape the lists;
 /// 4. `facets_stats` gives min, max, avg and sum of numeric facets over the matches;
 /// 5. disjunctive groups relax only their own attribute's counts; a selected value with no match is listed with 0;
@@ -29,6 +30,11 @@ final class FacetCountTests: XCTestCase {
         XCTAssertEqual(names, ["color", "maker.name", "price", "category.lvl0", "category.lvl1"])
         let named = try XCTUnwrap(fixture.search("", ["facets": ["color", "sizes", "name"]]))
         XCTAssertEqual(named.extra["facets"]?.objectValue?.keys.map { $0 }, ["color"], "filterOnly and undeclared are not counted")
+        XCTAssertEqual(named.extra["facetsNotCounted"], [
+            "sizes": "'sizes' is declared as filterOnly(sizes), which filters but is not counted; declare it as \"sizes\" in the index setting attributesForFaceting to count it",
+            "name": "'name' is not declared for faceting; add \"name\" to the index setting attributesForFaceting to count it",
+        ])
+        XCTAssertNil(response.extra["facetsNotCounted"])
     }
 
     func testMaxValuesAndSortOrder() throws {

@@ -9,6 +9,7 @@ import XCTest
 /// 4. The 4 / 8 letter thresholds for one and two typos, and their parameters.
 /// 5. typoTolerance false / min / strict, numeric tokens, disabled words and attributes.
 /// 6. Prefix and typo expansion are never capped: nbHits counts every match.
+/// 7. A query of only emoji or symbols matches nothing and says so; a blank one matches everything.
 final class SearchMatchingTests: XCTestCase {
     let sentences = SearchFixture(texts: [
         "Let's play Jenga tomorrow", "fighter jets", "Beef jerky", "Jack and Jill",
@@ -87,5 +88,19 @@ final class SearchMatchingTests: XCTestCase {
         XCTAssertEqual(response?.nbHits, 3000)
         XCTAssertEqual(response?.json()["exhaustive"]?["nbHits"], .bool(true))
         XCTAssertEqual(fixture.nbHits("m1"), 1111)
+    }
+
+    func testAQueryWithoutAWordMatchesNothing() {
+        let fixture = SearchFixture(texts: ["pizza 🍕 night", "café naïve", "東京 tower"])
+        for query in ["🍕", " ?! ", "🍕🍕 -"] {
+            let response = fixture.search(query, ["facets": ["*"]])
+            XCTAssertEqual(response?.nbHits, 0, query)
+            XCTAssertEqual(response?.json()["queryHasNoWords"], .bool(true), query)
+        }
+        XCTAssertEqual(fixture.nbHits("   "), 3)
+        XCTAssertNil(fixture.search("   ")?.json()["queryHasNoWords"])
+        XCTAssertEqual(fixture.ids("pizza 🍕"), ["0"])
+        XCTAssertEqual(fixture.ids("東京"), ["2"])
+        XCTAssertNil(fixture.search("pizza 🍕")?.json()["queryHasNoWords"])
     }
 }

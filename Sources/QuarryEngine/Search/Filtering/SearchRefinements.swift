@@ -17,6 +17,9 @@ public struct SearchRefinements: Sendable {
     public var hierarchical: [HierarchicalFacet] = []
     /// Attributes to count; nil counts none.
     public var facets: [String]? = nil
+    /// Attributes named in `facets` that are not counted, each with why. Algolia leaves them out
+    /// silently; the response says so in `facetsNotCounted` (protocol/methods/search.md).
+    public var facetsNotCounted: [(attribute: String, reason: String)] = []
     public var maxValuesPerFacet: Int
     public var sortFacetValuesByAlpha = false
     public var geo: GeoQuery? = nil
@@ -106,6 +109,10 @@ public struct SearchRefinements: Sendable {
             // Like Algolia, attributes not declared for faceting (or only `filterOnly`) are not counted.
             let countable = settings.attributesForFaceting.filter { $0.modifier != .filterOnly }.map(\.attribute)
             facets = list.contains("*") ? countable : list.filter { countable.contains($0) }
+            for attribute in list where attribute != "*" && !countable.contains(attribute)
+                && !facetsNotCounted.contains(where: { $0.attribute == attribute }) {
+                facetsNotCounted.append((attribute, Self.notCounted(attribute, filterOnly: declared.contains(attribute))))
+            }
         }
         let reader = ParameterReader(json)
         if let v = try reader.int("maxValuesPerFacet", min: 0, max: 1000, expected: "an integer between 0 and 1000") {
@@ -119,6 +126,21 @@ public struct SearchRefinements: Sendable {
             relevancyStrictness = v
         }
         geo = try GeoQuery(json: json)
+    }
+
+    /// `facetsNotCounted` as the response carries it, {attribute: reason}; nil when every one is counted.
+    public var facetsNotCountedJSON: JSON? {
+        guard !facetsNotCounted.isEmpty else { return nil }
+        var object = JSONObject()
+        for (attribute, reason) in facetsNotCounted { object[attribute] = .string(reason) }
+        return .object(object)
+    }
+
+    static func notCounted(_ attribute: String, filterOnly: Bool) -> String {
+        filterOnly
+            ? "'\(attribute)' is declared as filterOnly(\(attribute)), which filters but is not counted; "
+                + "declare it as \"\(attribute)\" in the index setting attributesForFaceting to count it"
+            : "'\(attribute)' is not declared for faceting; add \"\(attribute)\" to the index setting attributesForFaceting to count it"
     }
 
     static func undeclared(_ attribute: String, parameter: String) -> EngineError {
