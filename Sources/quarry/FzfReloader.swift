@@ -21,8 +21,10 @@ struct FzfReloader {
         let spec: JSON = ["type": "hits", "index": .string(index), "hitsPerPage": JSON(hitsPerPage)]
         let opened = try connection.request("openSession", params: ["session": .string(session), "searchers": [spec]])
         let version = opened["stateVersion"]?.intValue ?? 0
+        // A hits searcher that shows no hits (a picker's facet counts) is not one to list.
         let existing = opened["state"]?["searchers"]?.arrayValue?.first { searcher in
             searcher["type"]?.stringValue == "hits" && searcher["index"]?.stringValue == index
+                && searcher["hitsPerPage"]?.intValue != 0
         }
         if let id = existing?["searcher"]?.stringValue { return (id, version) }
         let added = try connection.request("addHitsSearcher", params: [

@@ -181,6 +181,18 @@ def test_fzf_reload_types_into_the_session_and_prints_lines(people):
     assert any(n["params"]["state"]["query"] == "cloo" for n in observer.notifications if n["method"] == "stateChanged")
 
 
+def test_fzf_reload_skips_a_facets_only_searcher_that_comes_first(people):
+    """The Neovim picker adds a hits searcher with hitsPerPage 0 for facet counts alone
+    (clients/nvim, "quarry-facets"): fzf must list hits from a searcher that shows some."""
+    session_methods(people)
+    observer = people.connect()
+    observer.result("openSession", {"session": "counts", "searchers": [
+        {"type": "hits", "index": "people", "hitsPerPage": 0, "facets": ["name"]}]})
+    header, lines = reload_lines(people, "counts", "cloo")
+    assert header == "2 hits"
+    assert sorted(line.split("\t")[0] for line in lines) == ["1", "2"]
+
+
 def test_fzf_reload_twice_with_the_same_query_still_prints(people):
     session_methods(people)
     assert reload_lines(people, "same", "brad")[0] == "1 hit"
