@@ -50,7 +50,10 @@ public struct SearchPlan: Sendable {
         if !filters.isEmpty { parameters["filters"] = .string(filters) }
         switch searcher.kind {
         case .hits(let hits):
-            if state.query.isEmpty && !hits.showItemsOnEmptyQuery { return .emptyHits(hitsPerPage: hits.hitsPerPage) }
+            // Blank is empty, as the engine reads a query of spaces alone.
+            if state.query.allSatisfy(\.isWhitespace) && !hits.showItemsOnEmptyQuery {
+                return .emptyHits(hitsPerPage: hits.hitsPerPage)
+            }
             parameters["query"] = .string(state.query)
             parameters["page"] = JSON(page)
             if let value = hits.hitsPerPage { parameters["hitsPerPage"] = JSON(value) }

@@ -55,6 +55,11 @@ final class SearchPlanAndResultsTests: XCTestCase {
         XCTAssertEqual(result["nbHits"], 0)
         XCTAssertEqual(result["hits"], [])
         XCTAssertEqual(backend.calls, 0)
+
+        state.query = "  \t"
+        let blank = SearchResults.run(SearchPlan(version: 2, state: state), backend: backend)[0]
+        XCTAssertEqual(blank["nbHits"], 0, "a query of spaces alone is empty, as the engine reads it")
+        XCTAssertEqual(backend.calls, 0)
     }
 
     func testRefinementListsOrderAndKeepSelectedValues() throws {
