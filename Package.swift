@@ -46,6 +46,8 @@ let package = Package(
             "QuarrySync",
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
+        // `quarry mcp`: MCP tools over the shared daemon, for coding agents.
+        .target(name: "QuarryMCP", dependencies: ["QuarryJSON", "QuarryProtocol", "QuarryClient", "QuarryFilters"]),
         // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
         .target(name: "QuarryFuzzing", dependencies: [
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryBackend", "QuarryServer",
@@ -53,7 +55,7 @@ let package = Package(
         ]),
         .executableTarget(name: "quarry", dependencies: [
             "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
-            "QuarryClient", "QuarrySync",
+            "QuarryClient", "QuarrySync", "QuarryMCP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -67,6 +69,7 @@ let package = Package(
         .testTarget(name: "QuarryTypesenseTests", dependencies: [
             "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON",
         ]),
+        .testTarget(name: "QuarryMCPTests", dependencies: ["QuarryMCP", "QuarryClient", "QuarryJSON"]),
         .testTarget(name: "QuarryFuzzingTests", dependencies: ["QuarryFuzzing"]),
         .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryBackend", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],

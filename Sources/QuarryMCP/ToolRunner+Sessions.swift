@@ -1,0 +1,152 @@
+import QuarryClient
+import QuarryJSON
+
+/// The session tools. `quarry mcp` attaches to a session like any frontend
+/// (openSession), so it hears the session's `resultsUpdated` and its changes
+/// reach every other attached frontend (protocol/README.md, "Sharing model").
+extension ToolRunner {
+    func listSessions() throws -> (JSON, String) {
+        let sessions = try daemon("listSessions", [:])["sessions"]?.arrayValue ?? []
+        let rows: [JSON] = sessions.map {
+            ["session": $0["session"] ?? "", "stateVersion": $0["stateVersion"] ?? 0,
+             "attached": $0["attached"] ?? 0, "searchers": $0["searchers"] ?? 0]
+        }
+        let lines = rows.map { "\($0["session"]?.stringValue ?? ""): \($0["attached"]?.intValue ?? 0) attached" }
+        return (["sessions": .array(rows)], (["\(rows.count) sessions."] + lines).joined(separator: "\n"))
+    }
+
+    func readSession(_ arguments: ToolArguments) throws -> (JSON, String) {
+        let session = arguments.required("session")
+        guard let state = try existingState(session) else { throw try noSession(session) }
+        let version = try attach(session) ?? state["stateVersion"]?.intValue ?? 0
+        return try view(session, state: try currentState(session), atLeast: version)
+    }
+
+    func showInSession(_ arguments: ToolArguments) throws -> (JSON, String) {
+        let session = arguments.required("session")
+        // Filters are checked before anything changes, so a bad one changes nothing.
+        let groups = try arguments.string("filters").map(SessionFilterGroups.groups(from:))
+        var version: Int
+        if try existingState(session) == nil {
+            guard let index = arguments.string("index") else {
+                throw try noSession(session, extra: " Give `index` to create it.")
+            }
+            let opened = try daemon("openSession", ["session": .string(session),
+                                                    "searchers": [["type": "hits", "index": .string(index)]]], index: index)
+            attached.insert(session)
+            version = opened["stateVersion"]?.intValue ?? 0
+        } else {
+            version = try attach(session) ?? 0
+        }
+        if let groups {
+            let changed = try daemon("setFilters", ["session": .string(session), "groups": groups], index: nil)
+            version = changed["stateVersion"]?.intValue ?? version
+        }
+        if let query = arguments.string("query") {
+            let changed = try daemon("setQuery", ["session": .string(session), "query": .string(query)], index: nil)
+            version = changed["stateVersion"]?.intValue ?? version
+        }
+        return try view(session, state: try currentState(session), atLeast: version)
+    }
+
+    /// The session's state, or nil when no session has that name.
+    func existingState(_ session: String) throws -> JSON? {
+        do {
+            return try daemon("getState", ["session": .string(session)])
+        } catch ClientError.rpc(let error) where error.data?["parameter"]?.stringValue == "session" {
+            return nil
+        }
+    }
+
+    func currentState(_ session: String) throws -> JSON {
+        try daemon("getState", ["session": .string(session)], index: nil)
+    }
+
+    /// Attaches this connection to an existing session once; the version the attach saw, if it did.
+    func attach(_ session: String) throws -> Int? {
+        guard !attached.contains(session) else { return nil }
+        let opened = try daemon("openSession", ["session": .string(session)], index: nil)
+        attached.insert(session)
+        return opened["stateVersion"]?.intValue
+    }
+
+    func noSession(_ session: String, extra: String = "") throws -> ToolFailure {
+        let names = (try daemon("listSessions", [:])["sessions"]?.arrayValue ?? []).compactMap { $0["session"]?.stringValue }
+        var message = "no session is named `\(session)`."
+        if let closest = ClosestName.closest(to: session, among: names) { message += " Did you mean `\(closest)`?" }
+        message += names.isEmpty ? " There are no sessions." : " The sessions are: \(names.joined(separator: ", "))."
+        return ToolFailure(message + extra)
+    }
+
+    /// The newest results pushed for `session`, once they are for `version` or later.
+    func results(_ session: String, atLeast version: Int) throws -> JSON {
+        let link = try currentLink()
+        var waited = 0.0
+        while true {
+            file(link.takeNotifications())
+            if let latest = latestResults[session], (latest["stateVersion"]?.intValue ?? 0) >= version { return latest }
+            guard waited < resultsTimeout else {
+                throw ToolFailure("the session `\(session)` published no results for version \(version) within "
+                    + "\(Int(resultsTimeout)) s; try read_session again.")
+            }
+            if !(try link.waitForNotification(timeout: 0.5)) { waited += 0.5 }
+        }
+    }
+
+    /// What the session shows: its query and filters, and each searcher's results, cut to the budget.
+    func view(_ session: String, state: JSON, atLeast version: Int) throws -> (JSON, String) {
+        let searchers = state["state"]?["searchers"]?.arrayValue ?? []
+        let version = max(version, state["stateVersion"]?.intValue ?? 0)
+        let pushed: JSON = searchers.isEmpty ? ["results": [], "stateVersion": JSON(version)] : try results(session, atLeast: version)
+        let items = pushed["results"]?.arrayValue ?? []
+        var results: [JSON] = []
+        var returned = 0
+        var omitted = 0
+        let share = budget.split(max(items.count, 1)) - 600
+        for item in items {
+            var row: JSONObject = ["searcher": item["searcher"] ?? "", "type": item["type"] ?? "", "index": item["index"] ?? ""]
+            if let error = item["error"] {
+                row["error"] = error["message"] ?? error
+            } else if item["type"]?.stringValue == "facets" {
+                row["attribute"] = item["attribute"] ?? ""
+                row["facetHits"] = .array((item["facetHits"]?.arrayValue ?? []).prefix(Self.facetValuesShown).map {
+                    ["value": $0["value"] ?? "", "count": $0["count"] ?? 0, "isRefined": $0["isRefined"] ?? false]
+                })
+            } else {
+                row["nbHits"] = item["nbHits"] ?? 0
+                if let facets = ReplyBudget.capFacets(item["facets"], values: Self.facetValuesShown) { row["facets"] = facets }
+                let hits = (item["hits"]?.arrayValue ?? []).map(HitCompaction.compact)
+                row["hits"] = []
+                let (kept, left) = ReplyBudget.fit(hits, beside: .object(row), within: share)
+                row["hits"] = .array(kept)
+                returned += kept.count
+                omitted += left
+            }
+            results.append(.object(row))
+        }
+        let shown = state["state"]
+        var view: JSONObject = [
+            "session": .string(session), "stateVersion": pushed["stateVersion"] ?? JSON(version),
+            "query": shown?["query"] ?? "", "filters": shown?["filters"] ?? "", "results": .array(results),
+            "returnedHits": JSON(returned), "omittedHits": JSON(omitted),
+        ]
+        if omitted > 0 {
+            view["note"] = .string("\(omitted) hits were left out to keep this reply under \(budget.structuredBytes) bytes; "
+                + "use the search tool with the session's query and filters to page through them.")
+        }
+        var lines = ["Session \(session) shows \"\(view["query"]?.stringValue ?? "")\""
+            + ((view["filters"]?.stringValue).flatMap { $0.isEmpty ? nil : " with filters \($0)" } ?? "") + "."]
+        for row in results {
+            let index = row["index"]?.stringValue ?? ""
+            if let error = row["error"]?.stringValue {
+                lines.append("\(index): \(error)")
+            } else if let hits = row["hits"]?.arrayValue {
+                lines.append("\(index): \(row["nbHits"]?.intValue ?? 0) hits.")
+                lines += Self.hitSummaries(hits, limit: 5)
+            } else {
+                lines.append("\(index): \(row["facetHits"]?.arrayValue?.count ?? 0) values of \(row["attribute"]?.stringValue ?? "").")
+            }
+        }
+        return (.object(view), lines.joined(separator: "\n"))
+    }
+}
