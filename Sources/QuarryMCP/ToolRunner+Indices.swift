@@ -21,10 +21,10 @@ extension ToolRunner {
         // Indices are not hits: the counts are only worth a field when something was left out.
         if cleaned["omittedHits"] == 0 { cleaned["returnedHits"] = nil; cleaned["omittedHits"] = nil }
         let lines = indices.map { index in
-            "\(index["name"]?.stringValue ?? ""): \(index["records"]?.intValue ?? 0) records; facets "
+            "\(index["name"]?.stringValue ?? ""): " + Self.counted(index["records"]?.intValue ?? 0, "record") + "; facets "
                 + ((index["facets"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
         }
-        return (.object(cleaned), (["\(indices.count) indices."] + lines).joined(separator: "\n"))
+        return (.object(cleaned), ([Self.counted(indices.count, "index", plural: "indices") + "."] + lines).joined(separator: "\n"))
     }
 
     /// `searchable(genre)` and `filterOnly(genre)` name the attribute `genre`.

@@ -92,7 +92,7 @@ extension ToolRunner {
     static func summary(of result: JSON, hitLines: Int = 10) -> String {
         let index = result["index"]?.stringValue ?? ""
         let query = result["query"]?.stringValue ?? ""
-        var lines = ["\(result["nbHits"]?.intValue ?? 0) hits for \"\(query)\" in \(index)"
+        var lines = [Self.counted(result["nbHits"]?.intValue ?? 0, "hit") + " for \"\(query)\" in \(index)"
             + (result["filters"]?.stringValue.map { " with filters \($0)" } ?? "")
             + ", page \(result["page"]?.intValue ?? 0) of \(result["nbPages"]?.intValue ?? 0)."]
         lines += hitSummaries(result["hits"]?.arrayValue ?? [], limit: hitLines)
@@ -108,5 +108,10 @@ extension ToolRunner {
             let text = hit.objectValue?.first { $0.key != "objectID" && $0.value.stringValue != nil }?.value.stringValue ?? ""
             return "\(offset + 1). [\(id)] " + (text.count > 90 ? String(text.prefix(90)) + "…" : text)
         }
+    }
+
+    /// "1 hit", "3 hits".
+    static func counted(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count) " + (count == 1 ? noun : plural ?? noun + "s")
     }
 }

@@ -12,7 +12,7 @@ extension ToolRunner {
              "attached": $0["attached"] ?? 0, "searchers": $0["searchers"] ?? 0]
         }
         let lines = rows.map { "\($0["session"]?.stringValue ?? ""): \($0["attached"]?.intValue ?? 0) attached" }
-        return (["sessions": .array(rows)], (["\(rows.count) sessions."] + lines).joined(separator: "\n"))
+        return (["sessions": .array(rows)], ([Self.counted(rows.count, "session") + "."] + lines).joined(separator: "\n"))
     }
 
     func readSession(_ arguments: ToolArguments) throws -> (JSON, String) {
@@ -141,7 +141,7 @@ extension ToolRunner {
             if let error = row["error"]?.stringValue {
                 lines.append("\(index): \(error)")
             } else if let hits = row["hits"]?.arrayValue {
-                lines.append("\(index): \(row["nbHits"]?.intValue ?? 0) hits.")
+                lines.append("\(index): " + Self.counted(row["nbHits"]?.intValue ?? 0, "hit") + ".")
                 lines += Self.hitSummaries(hits, limit: 5)
             } else {
                 lines.append("\(index): \(row["facetHits"]?.arrayValue?.count ?? 0) values of \(row["attribute"]?.stringValue ?? "").")

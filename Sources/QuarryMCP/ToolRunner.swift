@@ -115,7 +115,8 @@ public final class ToolRunner {
             return ToolFailure(message)
         }
         if parameter.lowercased().contains("filter") || response.message.lowercased().contains("filter") {
-            return ToolFailure("\(parameter.isEmpty ? "filters" : parameter): \(response.message). Filters use Algolia "
+            let reason = response.message.hasPrefix("invalid params: ") ? String(response.message.dropFirst(16)) : response.message
+            return ToolFailure("\(parameter.isEmpty ? "filters" : parameter): \(reason). Filters use Algolia "
                 + "syntax, e.g. `tags:climate AND duration > 600`; each attribute must be in the index's "
                 + "attributesForFaceting (see index_settings).")
         }
