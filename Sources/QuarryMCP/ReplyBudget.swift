@@ -17,7 +17,7 @@ public struct ReplyBudget: Sendable {
     /// What `structuredContent` may take.
     public var structuredBytes: Int { max(resultBytes - Self.envelopeBytes, 1_000) }
 
-    /// A budget of `share` of this one, for one part of a reply (a query of a multi_search).
+    /// The bytes of one of `parts` equal shares of `structuredBytes` (a query of a multi_search).
     public func split(_ parts: Int) -> Int { structuredBytes / max(parts, 1) }
 
     /// The leading items of `items` whose JSON fits in `bytes` beside `base`

@@ -30,7 +30,6 @@ public struct ToolArguments: Sendable {
 
     public func string(_ name: String) -> String? { values[name]?.stringValue }
     public func int(_ name: String) -> Int? { values[name]?.intValue }
-    public func strings(_ name: String) -> [String]? { values[name]?.arrayValue?.compactMap(\.stringValue) }
     public subscript(name: String) -> JSON? { values[name].flatMap { $0.isNull ? nil : $0 } }
 
     /// The string a required parameter holds (checked at init).

@@ -102,7 +102,8 @@ extension ToolRunner {
         var results: [JSON] = []
         var returned = 0
         var omitted = 0
-        let share = budget.split(max(items.count, 1)) - 600
+        // Each searcher's share, less what its counts and refinement lists take beside the hits.
+        let share = max(budget.split(max(items.count, 1)) - 600, 500)
         for item in items {
             var row: JSONObject = ["searcher": item["searcher"] ?? "", "type": item["type"] ?? "", "index": item["index"] ?? ""]
             if let error = item["error"] {
