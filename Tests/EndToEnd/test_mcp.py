@@ -16,6 +16,7 @@ Checked here (protocol/mcp.md):
 7. A search whose hits would exceed the reply bound is cut to it, with counts and a note whose paging advice
    leads to the hits left out.
 8. A socket client that is not MCP is unaffected by an MCP client on the same daemon and session.
+9. With no daemon running, the first tool call starts the user's daemon, which outlives `quarry mcp`.
 """
 import asyncio
 import json
@@ -398,3 +399,32 @@ def test_socket_clients_are_unaffected(catalogue):
     sessions = {row["session"]: row for row in peer.result("listSessions")["sessions"]}
     assert sessions["shared"]["attached"] == 1, "quarry mcp detached when it exited"
     peer.close()
+
+
+def test_starts_the_users_daemon_when_none_answers(short_tmp):
+    """With no daemon on the data directory, the first tool call starts one in the background, as the other
+    client commands do; what the agent writes there is the user's."""
+    data_dir = os.path.join(short_tmp, "own")
+    socket_path = os.path.join(data_dir, "quarry.sock")
+    # The SDK passes the server a minimal environment; the Typesense tier's config directory must reach the daemon.
+    environment = {key: os.environ[key] for key in ("XDG_CONFIG_HOME",) if key in os.environ}
+
+    async def body(session, _):
+        tools = await schemas(session)
+        await call(session, tools, "save_objects", index="notes", objects=[{"objectID": "n1", "text": "buy coffee"}])
+        return await call(session, tools, "search", index="notes", query="coffee")
+
+    async def main():
+        server = StdioServerParameters(command=quarry_binary(), args=["mcp", "--data-dir", data_dir, "--allow-writes"],
+                                       env=environment)
+        async with stdio_client(server) as (read, write):
+            async with ClientSession(read, write) as session:
+                return await body(session, await session.initialize())
+    try:
+        found = asyncio.run(asyncio.wait_for(main(), 60))
+        assert [hit["objectID"] for hit in found["hits"]] == ["n1"]
+        client = quarry.Client.connect(socket_path, start=False)
+        assert client.search("notes", "coffee").nb_hits == 1, "the daemon outlives quarry mcp and keeps the record"
+        client.close()
+    finally:
+        subprocess.run([quarry_binary(), "stop", "--socket", socket_path], capture_output=True, timeout=TIMEOUT)
