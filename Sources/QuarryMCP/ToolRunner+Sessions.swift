@@ -81,15 +81,18 @@ extension ToolRunner {
     /// The newest results pushed for `session`, once they are for `version` or later.
     func results(_ session: String, atLeast version: Int) throws -> JSON {
         let link = try currentLink()
-        var waited = 0.0
+        // A deadline, not a count of quiet waits: other sessions' pushes may keep arriving meanwhile.
+        let deadline = ContinuousClock.now + .milliseconds(Int(resultsTimeout * 1000))
         while true {
             file(link.takeNotifications())
             if let latest = latestResults[session], (latest["stateVersion"]?.intValue ?? 0) >= version { return latest }
-            guard waited < resultsTimeout else {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
                 throw ToolFailure("the session `\(session)` published no results for version \(version) within "
                     + "\(Int(resultsTimeout)) s; try read_session again.")
             }
-            if !(try link.waitForNotification(timeout: 0.5)) { waited += 0.5 }
+            let (seconds, attoseconds) = remaining.components
+            _ = try link.waitForNotification(timeout: Double(seconds) + Double(attoseconds) / 1e18)
         }
     }
 
