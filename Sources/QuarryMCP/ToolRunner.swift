@@ -36,7 +36,14 @@ public final class ToolRunner {
         let checked = try ToolArguments(arguments, parameters: tool.parameters)
         do {
             let (structured, text) = try run(tool.name, checked)
-            return ["content": [["type": "text", "text": .string(text)]], "structuredContent": structured, "isError": false]
+            let result: JSON = ["content": [["type": "text", "text": .string(Self.shortened(text))]],
+                                "structuredContent": structured, "isError": false]
+            // The lists are cut to the budget; what is left (many facet attributes, say) could still overflow it.
+            guard JSONWriter.encode(result).count <= budget.resultBytes else {
+                return Self.failure("the answer of \(tool.name) would exceed \(budget.resultBytes) bytes even with its "
+                    + "hits cut; ask for fewer facets or attributesToRetrieve.")
+            }
+            return result
         } catch let failure as ToolFailure {
             return Self.failure(failure.message)
         } catch let error as ClientError {
@@ -51,6 +58,20 @@ public final class ToolRunner {
         } catch {
             return Self.failure("\(tool.name) failed: \(error)")
         }
+    }
+
+    /// The text summary's bound, within what `ReplyBudget` keeps beside `structuredContent`.
+    static let textBytes = 2_000
+
+    /// `text` cut at a line to `textBytes`.
+    static func shortened(_ text: String) -> String {
+        guard text.utf8.count > textBytes else { return text }
+        var kept = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard kept.utf8.count + line.utf8.count + 2 <= textBytes else { break }
+            kept += line + "\n"
+        }
+        return kept + "…"
     }
 
     static func failure(_ message: String) -> JSON {

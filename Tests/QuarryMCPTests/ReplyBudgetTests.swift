@@ -40,4 +40,12 @@ final class ReplyBudgetTests: XCTestCase {
         XCTAssertEqual(ClosestName.closest(to: "talk", among: ["people", "talks"]), "talks")
         XCTAssertNil(ClosestName.closest(to: "zzzzzz", among: ["talks"]))
     }
+
+    func testTheTextSummaryIsCutAtALine() {
+        let text = (1...500).map { "line \($0)" }.joined(separator: "\n")
+        let short = ToolRunner.shortened(text)
+        XCTAssertLessThanOrEqual(short.utf8.count, ToolRunner.textBytes + 3)
+        XCTAssertTrue(short.hasPrefix("line 1\nline 2\n") && short.hasSuffix("\n…"), short)
+        XCTAssertEqual(ToolRunner.shortened("one line"), "one line")
+    }
 }
