@@ -16,7 +16,8 @@ Checked here (protocol/mcp.md):
 7. A search whose hits would exceed the reply bound is cut to it, with counts and a note whose paging advice
    leads to the hits left out.
 8. A socket client that is not MCP is unaffected by an MCP client on the same daemon and session.
-9. With no daemon running, the first tool call starts the user's daemon, which outlives `quarry mcp`.
+9. With no daemon running, the first tool call starts the user's daemon, which outlives `quarry mcp`; a call on a
+   connection the daemon closed is a tool error, and the next call reconnects.
 """
 import asyncio
 import json
@@ -30,7 +31,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 import quarry
-from harness import TIMEOUT, quarry_binary
+from harness import TIMEOUT, SocketDaemon, quarry_binary
 
 READ_TOOLS = {"list_indices", "search", "multi_search", "facet_values", "get_objects", "browse", "index_settings",
               "list_sessions", "read_session", "show_in_session"}
@@ -428,3 +429,21 @@ def test_starts_the_users_daemon_when_none_answers(short_tmp):
         client.close()
     finally:
         subprocess.run([quarry_binary(), "stop", "--socket", socket_path], capture_output=True, timeout=TIMEOUT)
+
+
+def test_a_restarted_daemon_is_reconnected(catalogue, data_dir):
+    """A call on a connection the daemon closed is a tool error saying so; the next call connects again."""
+    async def body(session, _):
+        tools = await schemas(session)
+        before = await call(session, tools, "search", index="talks", query="reefs")
+        assert catalogue.terminate() == 0
+        restarted = SocketDaemon(data_dir, catalogue.path)
+        try:
+            lost = await session.call_tool("search", {"index": "talks", "query": "reefs"})
+            after = await call(session, tools, "search", index="talks", query="reefs")
+        finally:
+            restarted.kill()
+        return before, lost, after
+    before, lost, after = mcp(catalogue, body)
+    assert lost.is_error and "the next call starts or reconnects" in lost.content[0].text
+    assert after["nbHits"] == before["nbHits"] > 0
