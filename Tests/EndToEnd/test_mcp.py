@@ -447,3 +447,15 @@ def test_a_restarted_daemon_is_reconnected(catalogue, data_dir):
     before, lost, after = mcp(catalogue, body)
     assert lost.is_error and "the next call starts or reconnects" in lost.content[0].text
     assert after["nbHits"] == before["nbHits"] > 0
+
+
+def test_malformed_lines_get_json_rpc_errors_and_the_server_goes_on(catalogue):
+    process = subprocess.run([quarry_binary(), "mcp", "--socket", catalogue.path], input=b"\n".join([
+        b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}',
+        b"{not json", b"\xff\xfe", b'[{"jsonrpc":"2.0","id":2,"method":"ping"}]', b'{"jsonrpc":"2.0","id":{},"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":3,"method":"no/such"}', b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}',
+        b'{"jsonrpc":"2.0","id":5,"method":"ping"}', b""]), capture_output=True, timeout=TIMEOUT)
+    assert process.returncode == 0, process.stderr
+    replies = [json.loads(line) for line in process.stdout.decode().splitlines()]
+    assert [(reply["id"], reply.get("error", {}).get("code")) for reply in replies] == [
+        (1, None), (None, -32700), (None, -32700), (None, -32600), (None, -32600), (3, -32601), (4, -32602), (5, None)]
