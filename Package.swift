@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         // A `quarry serve` relaying its stdio to the daemon that owns its data directory.
         .target(name: "QuarryRelay", dependencies: ["QuarryJSON", "QuarryTransport", "QuarryServer", "QuarrySync"]),
+        // `quarry mcp`: MCP tools over the shared daemon, for coding agents.
+        .target(name: "QuarryMCP", dependencies: ["QuarryJSON", "QuarryProtocol", "QuarryClient", "QuarryFilters"]),
         // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
         .target(name: "QuarryFuzzing", dependencies: [
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryBackend", "QuarryServer",
@@ -55,7 +57,7 @@ let package = Package(
         ]),
         .executableTarget(name: "quarry", dependencies: [
             "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
-            "QuarryClient", "QuarryRelay", "QuarrySync",
+            "QuarryClient", "QuarryRelay", "QuarrySync", "QuarryMCP",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -71,6 +73,7 @@ let package = Package(
         .testTarget(name: "QuarryTypesenseTests", dependencies: [
             "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON",
         ]),
+        .testTarget(name: "QuarryMCPTests", dependencies: ["QuarryMCP", "QuarryClient", "QuarryJSON"]),
         .testTarget(name: "QuarryFuzzingTests", dependencies: ["QuarryFuzzing"]),
         .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryBackend", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],

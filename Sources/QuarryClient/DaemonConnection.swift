@@ -80,6 +80,15 @@ public final class DaemonConnection {
 
     /// The next message from the daemon, whatever it is.
     public func readMessage() throws(ClientError) -> JSON {
+        // A negative timeout waits for as long as it takes.
+        guard let message = try readMessage(timeout: -1) else { throw .connectionLost("no message") }
+        return message
+    }
+
+    /// The next message from the daemon, or nil when none is complete within
+    /// `timeout` seconds (a client waiting for a push must not hang forever).
+    public func readMessage(timeout: Double) throws(ClientError) -> JSON? {
+        let deadline = timeout < 0 ? nil : Self.monotonicSeconds() + timeout
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<newline])
@@ -91,12 +100,26 @@ public final class DaemonConnection {
                     throw .connectionLost("the daemon sent invalid JSON: \(error)")
                 }
             }
+            if let deadline {
+                let remaining = deadline - Self.monotonicSeconds()
+                guard remaining > 0 else { return nil }
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, Int32(min(remaining * 1000, 60_000).rounded(.up)))
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 { continue }
+            }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .connectionLost(count == 0 ? "the daemon closed the connection" : String(cString: strerror(errno))) }
             buffer.append(contentsOf: chunk[..<count])
         }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private func write(_ message: JSON) throws(ClientError) {

@@ -7,6 +7,6 @@ struct Quarry: ParsableCommand {
         subcommands: [
             ServeCommand.self, ConnectCommand.self, StopCommand.self,
             ImportCommand.self, ExportCommand.self, SearchCommand.self, SettingsCommand.self,
-            CallCommand.self, WatchCommand.self, FzfCommand.self,
+            CallCommand.self, WatchCommand.self, FzfCommand.self, McpCommand.self,
         ])
 }
