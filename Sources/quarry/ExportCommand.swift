@@ -40,9 +40,14 @@ struct ExportCommand: ParsableCommand {
             if let query { params["query"] = .string(query) }
             let bar = ProgressBar(interactive: isatty(2) != 0, label: "export")
             var written = 0
+            let undone = output.map { "nothing was written to \($0)" } ?? "the output stops here, incomplete"
             var buffer: [UInt8] = format == .json ? [0x5B] : []
             while true {
-                let page = try connection.request("browse", params: .object(params))
+                let page = try interruptibleRequest(connection, "browse", params: .object(params), command: "export", undone: undone)
+                if let signal = connection.interruption {  // between two pages
+                    Log.standardError.write("\nquarry export: interrupted; \(undone)")
+                    throw ExitCode(128 + signal)
+                }
                 for hit in page["hits"]?.arrayValue ?? [] {
                     if format == .json && written > 0 { buffer.append(0x2C) }
                     if format == .json { buffer.append(0x0A) }

@@ -27,7 +27,10 @@ struct ImportCommand: ParsableCommand {
             if let settings { params["settings"] = try readJSONFile(settings) }
             let connection = try daemon.connect(clientName: "quarry import")
             let bar = ProgressBar(interactive: isatty(2) != 0)
-            let reply = try connection.request("importFile", params: .object(params)) { method, params in
+            let reply = try interruptibleRequest(
+                connection, "importFile", params: .object(params), command: "import",
+                undone: "the import was cancelled and rolled back; index '\(index)' is unchanged"
+            ) { method, params in
                 if method == "$/progress" { bar.update(params["value"] ?? .null) }
             }
             bar.finish()
@@ -38,6 +41,10 @@ struct ImportCommand: ParsableCommand {
             print(summary)
             for reason in reply["skippedReasons"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
                 Log.standardError.write("  skipped: \(reason)")
+            }
+            if let signal = connection.interruption {
+                Log.standardError.write("quarry import: interrupted after the import had finished; it stands")
+                throw ExitCode(128 + signal)
             }
         }
     }

@@ -1,0 +1,26 @@
+import ArgumentParser
+import QuarryClient
+import QuarryJSON
+import QuarryProtocol
+
+/// A long request that Ctrl-C (SIGINT) or SIGTERM cancels instead of abandoning: the daemon is asked
+/// to cancel it, its reply (sent once the work is undone) is awaited, `undone` is printed and the
+/// command exits 128 + the signal. If the request finished first, its result is returned and
+/// `connection.interruption` says the user asked to stop.
+func interruptibleRequest(
+    _ connection: DaemonConnection, _ method: String, params: JSON, command: String, undone: String,
+    onNotification: (String, JSON) -> Void = { _, _ in }
+) throws -> JSON {
+    Interrupts.catchTerminationSignals()
+    do {
+        return try connection.request(method, params: params, interruptible: true, onNotification: onNotification)
+    } catch .rpc(let error) where error.code == .requestCancelled && connection.interruption != nil {
+        Log.standardError.write("\nquarry \(command): interrupted; \(undone)")
+        throw ExitCode(128 + (connection.interruption ?? 2))
+    } catch .interrupted(let signal) {
+        Log.standardError.write("\nquarry \(command): interrupted again; stopped waiting (the daemon cancels the request of a client that is gone)")
+        throw ExitCode(128 + signal)
+    } catch {
+        throw error
+    }
+}
