@@ -10,8 +10,8 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write every record of an index (optionally filtered) as NDJSON or a JSON array.",
         discussion: """
             Pages through the index with `browse`, so the output is not capped by paginationLimitedTo and \
-            memory stays flat. `quarry import` of the output (with --settings) recreates the index. The \
-            settings name the index's replicas; to import a copy beside the original, remove `replicas` from them.
+            memory stays flat. `quarry import` of the output (with --settings) recreates the index; into \
+            another name beside the original, it leaves out the replicas the settings name, which stay the original's.
             """)
 
     @Argument(help: "The index to export.") var index: String

@@ -24,8 +24,12 @@ struct ImportCommand: ParsableCommand {
                 "skipInvalid": .bool(skipInvalid), "workDoneToken": "import",
             ]
             if let format { params["format"] = .string(format) }
-            if let settings { params["settings"] = try readJSONFile(settings) }
             let connection = try daemon.connect(clientName: "quarry import")
+            if let settings {
+                let (kept, note) = try ForeignReplicas.leftOut(of: readJSONFile(settings), importingInto: index, connection: connection)
+                params["settings"] = kept
+                if let note { Log.standardError.write("quarry import: note: \(note)") }
+            }
             let bar = ProgressBar(interactive: isatty(2) != 0)
             let reply = try interruptibleRequest(
                 connection, "importFile", params: .object(params), command: "import",
