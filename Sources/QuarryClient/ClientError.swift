@@ -13,7 +13,7 @@ public enum ClientError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .cannotConnect(let path, let reason): "cannot connect to the quarry daemon at \(path): \(reason)"
         case .connectionLost(let reason): "lost the connection to the quarry daemon: \(reason)"
-        case .rpc(let error): "error \(error.code.rawValue): \(error.message)"
+        case .rpc(let error): error.readableMessage
         case .interrupted: "interrupted"
         }
     }

@@ -16,7 +16,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var daemon: DaemonOptions
 
     func run() throws {
-        try reportingErrors("search") {
+        try reportingErrors("search", json: json) {
             var parameters: JSONObject = ["index": .string(index), "query": .string(query)]
             if let params {
                 guard case .object(let extra) = try JSONParser.parse(params) else {
