@@ -45,7 +45,7 @@ struct ExportCommand: ParsableCommand {
             while true {
                 let page = try interruptibleRequest(connection, "browse", params: .object(params), command: "export", undone: undone)
                 if let signal = connection.interruption {  // between two pages
-                    Log.standardError.write("\nquarry export: interrupted; \(undone)")
+                    Log.standardError.write(afterProgress + "quarry export: interrupted; \(undone)")
                     throw ExitCode(128 + signal)
                 }
                 for hit in page["hits"]?.arrayValue ?? [] {

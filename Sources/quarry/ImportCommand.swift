@@ -8,7 +8,10 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import a JSON array, NDJSON or CSV file into an index, all or nothing.",
-        discussion: "The daemon streams the file; a malformed record aborts the import with its position and leaves the index as it was, unless --skip-invalid.")
+        discussion: """
+            The daemon streams the file; a malformed record aborts the import with its position and leaves the index as it \
+            was, unless --skip-invalid. Ctrl-C cancels the import: the index is left as it was, and the command exits 130.
+            """)
 
     @Argument(help: "The index to import into (created if needed).") var index: String
     @Argument(help: "The file: .json (an array of records), .ndjson/.jsonl, or .csv.") var file: String
