@@ -1,7 +1,8 @@
 """Interrupting a long CLI command, and a client that vanishes mid-write.
 
-1. Ctrl-C in a terminal during `quarry import` cancels the import: the client waits for the rollback,
-   says the index is unchanged and exits 130 (SIGTERM: 143), and the index keeps its records.
+1. Ctrl-C in a terminal during `quarry import` (or a long `quarry call`) cancels the request: the client
+   waits for the rollback, says the index is unchanged and exits 130 (SIGTERM: 143), and the index keeps
+   its records.
 2. A `quarry import` killed with SIGKILL mid-import leaves the index unchanged: the daemon cancels the
    requests of a client that closed its socket.
 3. A client that only shuts down its write side after its requests still gets every reply, and its
@@ -125,3 +126,17 @@ def test_a_client_that_half_closes_still_gets_its_import_committed_and_answered(
     half.close()
     assert b'"id":2,"result":{"index":"products","imported":2000' in received, received
     assert client.result("search", {"index": "products", "query": ""})["nbHits"] == 2_000
+
+
+def test_ctrl_c_cancels_a_long_quarry_call_too(daemon, short_tmp):
+    client, path = seed(daemon, short_tmp)
+    params = '{"index":"products","path":"%s","workDoneToken":"t"}' % path
+    pid, master = spawn_in_terminal("call", "importFile", params, "--notifications", "--socket", daemon.path)
+    shown = read_terminal(master, until=r'"kind":"report"')
+    os.write(master, b"\x03")
+    shown += read_terminal(master)
+    _, status = os.waitpid(pid, 0)
+    os.close(master)
+    assert os.waitstatus_to_exitcode(status) == 130, shown
+    assert "quarry call: interrupted; 'importFile' was cancelled (a cancelled write changed nothing)" in shown, shown
+    assert count(client) == KEPT
