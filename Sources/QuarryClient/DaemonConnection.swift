@@ -11,6 +11,8 @@ public final class DaemonConnection {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var nextID: Int64 = 1
+    /// The signal that interrupted a request of this connection, if one did (`request(interruptible:)`).
+    public private(set) var interruption: Int32?
 
     public init(socketPath: String) throws(ClientError) {
         var address = sockaddr_un()
@@ -58,13 +60,31 @@ public final class DaemonConnection {
 
     /// Sends a request and waits for its reply, passing notifications
     /// (method, params) that arrive first to `onNotification`.
-    public func request(_ method: String, params: JSON,
+    ///
+    /// `interruptible` (after `Interrupts.catchTerminationSignals()`): a SIGINT or SIGTERM while waiting
+    /// sends `$/cancelRequest` and goes on waiting for the reply, which is `-32800` once the daemon
+    /// has undone the request, or its result if it finished first; `interruption` says it happened.
+    /// A second signal stops waiting (`ClientError.interrupted`); the daemon cancels the request of a
+    /// client that is gone.
+    public func request(_ method: String, params: JSON, interruptible: Bool = false,
                         onNotification: (String, JSON) -> Void = { _, _ in }) throws(ClientError) -> JSON {
         let id = nextID
         nextID += 1
         try write(["jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": params])
+        var cancelSent = false
         while true {
-            let message = try readMessage()
+            let message: JSON
+            if interruptible {
+                guard let next = try next(until: nil, orInterrupt: true) else {
+                    if cancelSent { throw .interrupted(signal: interruption ?? SIGINT) }
+                    try notify("$/cancelRequest", params: ["id": .int(id)])
+                    cancelSent = true
+                    continue
+                }
+                message = next
+            } else {
+                message = try readMessage()
+            }
             if let method = message["method"]?.stringValue {
                 onNotification(method, message["params"] ?? .null)
                 continue
@@ -80,15 +100,19 @@ public final class DaemonConnection {
 
     /// The next message from the daemon, whatever it is.
     public func readMessage() throws(ClientError) -> JSON {
-        // A negative timeout waits for as long as it takes.
-        guard let message = try readMessage(timeout: -1) else { throw .connectionLost("no message") }
-        return message
+        // With neither a deadline nor interrupts, next(until:orInterrupt:) never returns nil.
+        while true { if let message = try next(until: nil, orInterrupt: false) { return message } }
     }
 
     /// The next message from the daemon, or nil when none is complete within
     /// `timeout` seconds (a client waiting for a push must not hang forever).
     public func readMessage(timeout: Double) throws(ClientError) -> JSON? {
-        let deadline = timeout < 0 ? nil : Self.monotonicSeconds() + timeout
+        try next(until: Self.monotonicSeconds() + max(0, timeout), orInterrupt: false)
+    }
+
+    /// The next message; nil once `deadline` passes, or when `orInterrupt` and a termination
+    /// signal was caught first.
+    private func next(until deadline: Double?, orInterrupt: Bool) throws(ClientError) -> JSON? {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[..<newline])
@@ -100,13 +124,23 @@ public final class DaemonConnection {
                     throw .connectionLost("the daemon sent invalid JSON: \(error)")
                 }
             }
-            if let deadline {
-                let remaining = deadline - Self.monotonicSeconds()
-                guard remaining > 0 else { return nil }
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, Int32(min(remaining * 1000, 60_000).rounded(.up)))
-                if ready < 0 && errno == EINTR { continue }
-                if ready == 0 { continue }
+            if deadline != nil || orInterrupt {
+                if orInterrupt, let signal = Interrupts.take() {
+                    interruption = signal
+                    return nil
+                }
+                var milliseconds: Int32 = -1
+                if let deadline {
+                    let remaining = deadline - Self.monotonicSeconds()
+                    guard remaining > 0 else { return nil }
+                    milliseconds = Int32(min(remaining * 1000, 60_000).rounded(.up))
+                }
+                var ready = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+                if orInterrupt { ready.append(pollfd(fd: Interrupts.pipe.read, events: Int16(POLLIN), revents: 0)) }
+                if poll(&ready, nfds_t(ready.count), milliseconds) < 0 && errno != EINTR {
+                    throw .connectionLost(String(cString: strerror(errno)))
+                }
+                guard ready[0].revents != 0 else { continue }
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -5,28 +5,31 @@ extension Engine {
     public static let browseMaxHitsPerPage = 1000
 
     /// One page of every record matching `parameters` (a query and filtering
-    /// parameters, as `search` takes them), in objectID order, not capped by
+    /// parameters, as `search` takes them), in the order the index ranks ties
+    /// in (records in the order they were first added), not capped by
     /// `paginationLimitedTo`. The first call passes the parameters; later calls
     /// pass only the cursor, which carries them (and the page size and
     /// attributes, which a later call may change).
     ///
-    /// A record that exists throughout a browse is returned exactly once; one
-    /// written during it is returned iff its objectID sorts after the cursor
-    /// (in the version current when its page is read); one deleted before its
-    /// page is read is not returned.
+    /// A record that exists throughout a browse is returned exactly once (a
+    /// replaced record keeps its place); one added during it is returned; one
+    /// deleted before its page is read is not returned.
     public func browse(
         index name: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int? = nil,
         attributesToRetrieve: [String]? = nil
     ) throws(EngineError) -> BrowsePage {
         var browse = BrowseCursor(index: name, after: "", parameters: parameters, hitsPerPage: Self.browseMaxHitsPerPage,
                                   attributesToRetrieve: nil)
-        var after: String? = nil
+        var after: Int64? = nil
         if let cursor {
             if let key = parameters.keys.first {
                 throw .invalidParameter(name: key, expected: "absent when 'cursor' is given (the cursor carries the query and filters)")
             }
             browse = try BrowseCursor(decoding: cursor, index: name)
-            after = browse.after
+            guard let docID = Int64(browse.after) else {
+                throw .invalidParameter(name: "cursor", expected: "a cursor returned by a previous browse")
+            }
+            after = docID
         }
         if let hitsPerPage { browse.hitsPerPage = hitsPerPage }
         if let attributesToRetrieve { browse.attributesToRetrieve = attributesToRetrieve }
@@ -49,7 +52,7 @@ extension Engine {
         let hits = page.records.map { entry in Self.retrieve(retrieve, from: entry.record, objectID: entry.objectID) }
         var next: String? = nil
         if page.more, let last = page.records.last {
-            browse.after = last.objectID
+            browse.after = String(last.docID)
             next = browse.encoded
         }
         return BrowsePage(hits: hits, cursor: next, nbHits: nbHits)

@@ -1,6 +1,7 @@
 /// Writes JSON straight to bytes: the hot path for replies and notifications,
 /// where Foundation's encoders cost ten times more (ARCHITECTURE.md, "Measured facts").
-/// Slashes are not escaped; non-finite numbers become `null`.
+/// Slashes are not escaped. ±infinity (a number past Double's range, as the parser
+/// reads it) is written `1e999`/`-1e999`, which reads back the same; NaN becomes `null`.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
 
@@ -76,7 +77,10 @@ public struct JSONWriter {
     }
 
     public mutating func writeDouble(_ value: Double) {
-        guard value.isFinite else { writeRaw("null"); return }
+        guard value.isFinite else {
+            if value.isNaN { writeRaw("null") } else { writeRaw(value < 0 ? "-1e999" : "1e999") }
+            return
+        }
         if value == value.rounded(), abs(value) < 1e15 {
             writeInt(Int64(value))
             return

@@ -43,7 +43,7 @@ public enum ToolCatalogue {
              ],
              outputSchema: OutputSchemas.getObjects, writes: false),
         Tool(name: "browse", title: "Browse every record",
-             description: "Reads an index's records in objectID order, page by page: pass the cursor of one reply to get the next page.",
+             description: "Reads an index's records in the order they were first saved, page by page: pass the cursor of one reply to get the next page.",
              parameters: [
                  index,
                  ToolParameter("cursor", .string, "The cursor of the previous page; with it, give no query or filters."),

@@ -30,7 +30,7 @@ extension Server {
 
     func deleteIndex(_ request: DeleteIndexRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
         let deleted = try backendCall { () throws(EngineError) in try backend.deleteIndex(request.index) }
-        guard deleted else { throw ResponseError(engine: .indexNotFound(request.index)) }
+        guard deleted else { throw suggestingIndex(ResponseError(engine: .indexNotFound(request.index)), for: request.index) }
         return WriteResponse(objectIDs: nil, taskID: 0)
     }
 
@@ -108,8 +108,23 @@ extension Server {
         do {
             return try body()
         } catch {
-            throw ResponseError(engine: error)
+            guard case .indexNotFound(let name) = error else { throw ResponseError(engine: error) }
+            throw suggestingIndex(ResponseError(engine: error), for: name)
         }
+    }
+
+    /// `error` about the missing index `name`, with the closest existing name when one is close
+    /// (in the message and as `data.didYouMean`).
+    private func suggestingIndex(_ error: ResponseError, for name: String) -> ResponseError {
+        guard let names = try? backend.listIndices(memory: false).map(\.name),
+              let suggestion = IndexNameSuggestion.closest(to: name, among: names)
+        else { return error }
+        var suggested = error
+        suggested.message += "; did you mean '\(suggestion)'?"
+        var data = error.data?.objectValue ?? [:]
+        data["didYouMean"] = .string(suggestion)
+        suggested.data = .object(data)
+        return suggested
     }
 }
 

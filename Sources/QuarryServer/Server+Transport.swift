@@ -25,6 +25,10 @@ public final class ServerTransportDelegate: TransportDelegate {
         server.connectionClosed(connection)
     }
 
+    public func transport(_ transport: Transport, didLosePeer connection: ConnectionID) {
+        server.peerLost(connection)
+    }
+
     public func transportDidReceiveTerminationSignal(_ transport: Transport, signal: Int32) {
         server.terminationSignal(signal)
     }

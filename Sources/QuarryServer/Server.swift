@@ -18,6 +18,8 @@ public final class Server: Sendable {
     let sink: any MessageSink
     let log: @Sendable (String) -> Void
     let connections: Locked<[ConnectionID: ServerConnection]>
+    /// Connections whose input ended, until their last reply is sent.
+    let closing = Locked<[ConnectionID: ServerConnection]>([:])
     let lifecycle = Locked(LifecycleState())
     let readPool: FairPool
     let writeQueues = KeyedSerialQueues(label: "quarry.write")
@@ -105,13 +107,16 @@ public final class Server: Sendable {
 
     /// The peer's input ended. Replies still owed are sent (a client that
     /// half-closes after its last request still gets them); then a socket
-    /// connection is closed and stdio ends the daemon.
+    /// connection is closed and stdio ends the daemon. A peer that is gone
+    /// altogether is `peerLost`.
     public func connectionClosed(_ id: ConnectionID) {
         guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
+        closing.withLock { $0[id] = connection }
         // After the connection's messages already queued; off the loop thread.
         connection.queue.async { self.sessions.detachAll(connection.subscriber) }
         connection.queue.async {
             connection.pending.notify(queue: connection.queue) {
+                self.closing.withLock { _ = $0.removeValue(forKey: id) }
                 switch connection.kind {
                 case .stdio:
                     self.stop(exitCode: connection.phase == .shutDown ? 0 : 1)
@@ -121,6 +126,15 @@ public final class Server: Sendable {
                 }
             }
         }
+    }
+
+    /// Nobody is left to read the connection's replies: its requests are cancelled as by
+    /// `$/cancelRequest`, so an import in flight rolls back rather than commit behind the back of a
+    /// client that was killed or interrupted (protocol/README.md, "Cancellation").
+    public func peerLost(_ id: ConnectionID) {
+        guard let connection = connections.withLock({ $0[id] }) ?? closing.withLock({ $0[id] }) else { return }
+        let cancelled = connection.peerLost()
+        if cancelled > 0 { log("connection \(id): the client is gone; cancelled \(cancelled) request(s) in flight") }
     }
 
     private func socketClientLeft() {

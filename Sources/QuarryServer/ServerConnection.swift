@@ -13,6 +13,8 @@ final class ServerConnection: Sendable {
         var phase = Phase.awaitingInitialize
         var positionEncoding = PositionEncoding.utf16
         var inFlight: [RequestID: CancellationToken] = [:]
+        /// The peer can no longer read replies: every request is cancelled, even one not begun yet.
+        var peerLost = false
     }
 
     let id: ConnectionID
@@ -38,7 +40,11 @@ final class ServerConnection: Sendable {
     func begin(_ request: RequestID) -> CancellationToken {
         let token = CancellationToken()
         pending.enter()
-        state.withLock { $0.inFlight[request] = token }
+        let lost = state.withLock { state in
+            state.inFlight[request] = token
+            return state.peerLost
+        }
+        if lost { token.cancel() }
         return token
     }
 
@@ -51,5 +57,15 @@ final class ServerConnection: Sendable {
 
     func cancel(_ request: RequestID) {
         state.withLock { $0.inFlight[request] }?.cancel()
+    }
+
+    /// Cancels every request in flight and any begun later; returns how many were in flight.
+    func peerLost() -> Int {
+        let tokens = state.withLock { state in
+            state.peerLost = true
+            return Array(state.inFlight.values)
+        }
+        for token in tokens { token.cancel() }
+        return tokens.count
     }
 }

@@ -20,6 +20,10 @@ public protocol TransportDelegate: AnyObject, Sendable {
     /// After a peer EOF the connection still accepts `send` until `close(_:)` or
     /// `stop()`, so replies to requests already received still reach the peer.
     func transport(_ transport: Transport, didClose connection: ConnectionID)
+    /// The peer can no longer read what is sent: it closed its socket rather than only its write side
+    /// (`shutdown(SHUT_WR)`), it reset the connection, a write to it failed, or it stopped reading for
+    /// good (slow consumer). Sent at most once, after `didClose`.
+    func transport(_ transport: Transport, didLosePeer connection: ConnectionID)
     /// SIGINT or SIGTERM arrived; the server decides whether to `stop()`.
     func transportDidReceiveTerminationSignal(_ transport: Transport, signal: Int32)
 }

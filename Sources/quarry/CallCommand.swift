@@ -32,12 +32,21 @@ struct CallCommand: ParsableCommand {
             throw ExitCode(2)
         }
         do {
-            let result = try connection.request(method, params: parameters) { method, params in
+            let result = try interruptibleRequest(
+                connection, method, params: parameters, command: "call",
+                undone: "'\(method)' was cancelled (a cancelled write changed nothing)"
+            ) { method, params in
                 guard notifications else { return }
                 Log.standardError.write(JSONWriter.string(["method": .string(method), "params": params]))
             }
             StandardOutput.writeLine(JSONWriter.string(result))
-        } catch .rpc(let error) {
+            if let signal = connection.interruption {
+                Log.standardError.write("quarry call: interrupted after '\(method)' had finished; its result stands")
+                throw ExitCode(128 + signal)
+            }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch ClientError.rpc(let error) {
             Log.standardError.write(JSONWriter.string(error.json))
             throw ExitCode.failure
         } catch {

@@ -32,6 +32,7 @@ struct DaemonStarter {
     var idleTimeout = 600
 
     func start() throws {
+        if let warning = Locations.warning(forSocket: socketPath) { Log.standardError.write(warning) }
         let directory = absolutePath(dataDirectory ?? Locations.defaultDataDirectory)
         Locations.ensureDirectory(directory)
         try DaemonLauncher.start(

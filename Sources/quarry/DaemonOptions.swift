@@ -31,12 +31,16 @@ struct DaemonOptions: ParsableArguments {
     }
 }
 
-/// Runs a client command body, turning its errors into a line on stderr and exit code 1.
-func reportingErrors(_ command: String, _ body: () throws -> Void) throws {
+/// Runs a client command body, turning its errors into a line on stderr and exit code 1: the
+/// message for a person, or with `json` a daemon's error object (code, message, data) for scripts.
+func reportingErrors(_ command: String, json: Bool = false, _ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as ExitCode {
         throw error
+    } catch ClientError.rpc(let error) where json {
+        Log.standardError.write(JSONWriter.string(error.json))
+        throw ExitCode.failure
     } catch {
         Log.standardError.write("quarry \(command): \(error)")
         throw ExitCode.failure

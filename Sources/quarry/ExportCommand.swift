@@ -10,8 +10,8 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write every record of an index (optionally filtered) as NDJSON or a JSON array.",
         discussion: """
             Pages through the index with `browse`, so the output is not capped by paginationLimitedTo and \
-            memory stays flat. `quarry import` of the output (with --settings) recreates the index. The \
-            settings name the index's replicas; to import a copy beside the original, remove `replicas` from them.
+            memory stays flat. `quarry import` of the output (with --settings) recreates the index; into \
+            another name beside the original, it leaves out the replicas the settings name, which stay the original's.
             """)
 
     @Argument(help: "The index to export.") var index: String
@@ -40,9 +40,14 @@ struct ExportCommand: ParsableCommand {
             if let query { params["query"] = .string(query) }
             let bar = ProgressBar(interactive: isatty(2) != 0, label: "export")
             var written = 0
+            let undone = output.map { "nothing was written to \($0)" } ?? "the output stops here, incomplete"
             var buffer: [UInt8] = format == .json ? [0x5B] : []
             while true {
-                let page = try connection.request("browse", params: .object(params))
+                let page = try interruptibleRequest(connection, "browse", params: .object(params), command: "export", undone: undone)
+                if let signal = connection.interruption {  // between two pages
+                    Log.standardError.write(afterProgress + "quarry export: interrupted; \(undone)")
+                    throw ExitCode(128 + signal)
+                }
                 for hit in page["hits"]?.arrayValue ?? [] {
                     if format == .json && written > 0 { buffer.append(0x2C) }
                     if format == .json { buffer.append(0x0A) }

@@ -8,7 +8,10 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import a JSON array, NDJSON or CSV file into an index, all or nothing.",
-        discussion: "The daemon streams the file; a malformed record aborts the import with its position and leaves the index as it was, unless --skip-invalid.")
+        discussion: """
+            The daemon streams the file; a malformed record aborts the import with its position and leaves the index as it \
+            was, unless --skip-invalid. Ctrl-C cancels the import: the index is left as it was, and the command exits 130.
+            """)
 
     @Argument(help: "The index to import into (created if needed).") var index: String
     @Argument(help: "The file: .json (an array of records), .ndjson/.jsonl, or .csv.") var file: String
@@ -24,10 +27,17 @@ struct ImportCommand: ParsableCommand {
                 "skipInvalid": .bool(skipInvalid), "workDoneToken": "import",
             ]
             if let format { params["format"] = .string(format) }
-            if let settings { params["settings"] = try readJSONFile(settings) }
             let connection = try daemon.connect(clientName: "quarry import")
+            if let settings {
+                let (kept, note) = try ForeignReplicas.leftOut(of: readJSONFile(settings), importingInto: index, connection: connection)
+                params["settings"] = kept
+                if let note { Log.standardError.write("quarry import: note: \(note)") }
+            }
             let bar = ProgressBar(interactive: isatty(2) != 0)
-            let reply = try connection.request("importFile", params: .object(params)) { method, params in
+            let reply = try interruptibleRequest(
+                connection, "importFile", params: .object(params), command: "import",
+                undone: "the import was cancelled and rolled back; index '\(index)' is unchanged"
+            ) { method, params in
                 if method == "$/progress" { bar.update(params["value"] ?? .null) }
             }
             bar.finish()
@@ -38,6 +48,10 @@ struct ImportCommand: ParsableCommand {
             print(summary)
             for reason in reply["skippedReasons"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
                 Log.standardError.write("  skipped: \(reason)")
+            }
+            if let signal = connection.interruption {
+                Log.standardError.write("quarry import: interrupted after the import had finished; it stands")
+                throw ExitCode(128 + signal)
             }
         }
     }

@@ -25,13 +25,17 @@ enum Locations {
         return (environment["HOME"] ?? "/tmp") + "/.local/share/quarry"
     }
 
-    /// The socket path given, or the default one (warning on stderr when it
-    /// falls back to a private directory under $TMPDIR).
+    /// The socket path given, or the default one.
     static func socketPath(_ explicit: String?) -> String {
-        if let explicit { return explicit }
+        explicit ?? SocketPath.default(environment: environment).path
+    }
+
+    /// Why the default socket is not under $XDG_RUNTIME_DIR, if it is not. Said once, when a daemon
+    /// starts on it (by `quarry serve` or for a client command), not by every command that uses it.
+    static func warning(forSocket path: String) -> String? {
         let resolved = SocketPath.default(environment: environment)
-        if let warning = resolved.warning { Log.standardError.write("warning: \(warning)") }
-        return resolved.path
+        guard path == resolved.path, let warning = resolved.warning else { return nil }
+        return "warning: \(warning)"
     }
 
     /// Where the daemon that owns `dataDirectory` always listens, whatever mode

@@ -28,7 +28,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var daemon: DaemonOptions
 
     func run() throws {
-        try reportingErrors("search") {
+        try reportingErrors("search", json: json) {
             var parameters: JSONObject = ["index": .string(index), "query": .string(query)]
             var extra: JSONObject = [:]
             if let params {

@@ -127,6 +127,7 @@ struct ServeCommand: ParsableCommand {
             }
         }
         log("serving \(directory)\(sockets.isEmpty ? "" : " on " + sockets.joined(separator: ", "))")
+        if let warning = sockets.lazy.compactMap(Locations.warning(forSocket:)).first { log(warning) }
 
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.idleTimeout = idleTimeout

@@ -10,6 +10,7 @@ import XCTest
 ///    coalescable frames are superseded, and it is cut off past the hard cap.
 /// 4. Framing errors reach the delegate and the connection stays usable.
 /// 5. Socket files: stale replaced, live refused, too long refused, removed on stop.
+/// 6. A peer that closes its socket is lost (`didLosePeer`); one that only shuts down its write side is not.
 final class TransportSocketTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var socketPath: String { directory.path + "/quarry.sock" }
@@ -195,6 +196,29 @@ final class TransportSocketTests: XCTestCase {
         server.transport.close(ids[1])
         XCTAssertTrue(halfClosed.readsEOF())
         XCTAssertEqual(server.delegate.events.filter { $0 == .close(ids[1]) }.count, 1, "didClose is sent once")
+        XCTAssertFalse(server.delegate.events.contains(.lostPeer(ids[1])), "a half-closed peer still reads")
+        server.stop()
+    }
+
+    func testAPeerThatClosesItsSocketIsLostButOneThatHalfClosesIsNot() throws {
+        let server = try start()
+        let ids: [ConnectionID]
+        let halfClosed: TestClient
+        do {
+            let gone = try TestClient(socketPath: socketPath)
+            halfClosed = try TestClient(socketPath: socketPath)
+            ids = server.delegate.opened(count: 2)
+            gone.send("{}", framing: .newlineDelimited)
+        }  // `gone` closes both directions here
+        XCTAssertNotNil(server.delegate.waitUntil { $0.contains(.lostPeer(ids[0])) }, "a closed socket is a lost peer")
+        halfClosed.shutdownWrite()
+        XCTAssertNotNil(server.delegate.waitUntil { $0.closed(ids[1]) })
+        server.transport.send(Array("{\"after\":1}".utf8), to: ids[1])
+        XCTAssertEqual(halfClosed.nextText(), "{\"after\":1}")
+        XCTAssertFalse(server.delegate.events.contains(.lostPeer(ids[1])), "a half-closed peer still reads")
+        let events = server.delegate.events
+        let closed = try XCTUnwrap(events.firstIndex(of: .close(ids[0])))
+        XCTAssertLessThan(closed, try XCTUnwrap(events.firstIndex(of: .lostPeer(ids[0]))), "didClose comes first")
         server.stop()
     }
 

@@ -1,8 +1,8 @@
 import QuarryJSON
 
 /// Where a browse stopped, and what it was browsing: the next page needs only
-/// the cursor. Pages follow objectID order, so a cursor is the last objectID
-/// returned; it stays valid across any write, and no record can come twice.
+/// the cursor. `after` is the backend's position: the engine's last docID
+/// returned, the cluster's last browse key (`BrowseKey`).
 package struct BrowseCursor: Equatable {
     package var index: String
     package var after: String

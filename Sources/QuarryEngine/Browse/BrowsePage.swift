@@ -1,6 +1,6 @@
 import QuarryJSON
 
-/// One page of a browse: records in objectID order, and the cursor to the
+/// One page of a browse: records in the order ties rank in, and the cursor to the
 /// next page (nil on the last).
 public struct BrowsePage: Sendable {
     public var hits: [JSONObject]

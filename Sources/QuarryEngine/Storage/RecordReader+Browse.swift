@@ -1,19 +1,22 @@
 import QuarryJSON
 
 extension RecordReader {
-    /// Up to `limit` records after objectID `after` (nil: from the first), in
-    /// objectID order, keeping those in `matches` (nil: all). One statement, so
+    /// Up to `limit` records after docID `after` (nil: from the first), in
+    /// docID order, keeping those in `matches` (nil: all). One statement, so
     /// one read transaction: the page is a consistent view of the store.
     /// `more` says whether a further matching record exists.
-    func browse(after: String?, limit: Int, matches: DocumentMatches?) throws(EngineError)
-        -> (records: [(objectID: String, record: JSONObject)], more: Bool)
+    ///
+    /// DocID order is the order ties are ranked in (a record keeps its docID when
+    /// replaced), so an index imported from a browse ranks ties as its source does.
+    func browse(after: Int64?, limit: Int, matches: DocumentMatches?) throws(EngineError)
+        -> (records: [(docID: Int64, objectID: String, record: JSONObject)], more: Bool)
     {
         let statement = try connection.prepare(after == nil
-            ? "SELECT docID, objectID, body FROM records ORDER BY objectID"
-            : "SELECT docID, objectID, body FROM records WHERE objectID > ?1 ORDER BY objectID")
+            ? "SELECT docID, objectID, body FROM records ORDER BY docID"
+            : "SELECT docID, objectID, body FROM records WHERE docID > ?1 ORDER BY docID")
         if let after { statement.bind(1, after) }
         defer { statement.reset() }
-        var records: [(objectID: String, record: JSONObject)] = []
+        var records: [(docID: Int64, objectID: String, record: JSONObject)] = []
         records.reserveCapacity(min(limit, 1000))
         while try statement.step() {
             if let matches {
@@ -22,15 +25,15 @@ extension RecordReader {
             }
             if records.count == limit { return (records, true) }
             let record = try statement.withText(2) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
-            records.append((statement.string(1), record))
+            records.append((statement.int64(0), statement.string(1), record))
         }
         return (records, false)
     }
 }
 
 extension StoreRecordSource {
-    func browse(after: String?, limit: Int, matches: DocumentMatches?) throws(EngineError)
-        -> (records: [(objectID: String, record: JSONObject)], more: Bool)
+    func browse(after: Int64?, limit: Int, matches: DocumentMatches?) throws(EngineError)
+        -> (records: [(docID: Int64, objectID: String, record: JSONObject)], more: Bool)
     {
         try reader.withLock { (reader: inout RecordReader?) throws(EngineError) in
             guard let reader else { throw EngineError.storage("record reader already returned") }

@@ -22,6 +22,7 @@ extension Connection {
         let pending = queue.queuedBytes + (chunkInFlight?.count ?? 0)
         if pending > loop.configuration.maxQueuedBytes {
             loop.log("connection \(id): closed, \(pending) bytes queued exceed \(loop.configuration.maxQueuedBytes) (peer not reading)")
+            peerLost()
             closeNow()
             return
         }
@@ -127,6 +128,7 @@ extension Connection {
         if status != UV_EPIPE.rawValue && status != UV_ECANCELED.rawValue && status != UV_ECONNRESET.rawValue {
             loop.log("connection \(id): write failed: \(Self.describe(status))")
         }
+        peerLost()
         closeNow()
     }
 }

@@ -30,6 +30,7 @@ final class Connection {
     private(set) var closeRequested = false
     private(set) var isClosed = false
     private var notifiedClose = false
+    private var notifiedPeerLost = false
     private var fileReadBuffer: UnsafeMutableRawBufferPointer?
     private var fileReadPending = false
 
@@ -92,11 +93,31 @@ final class Connection {
         inputEnded = true
         deliver(decoder.finish())
         notifyClosed()
+        if kind == .socket && peerHungUp { peerLost() }
+    }
+
+    /// A Unix socket whose peer closed it reports a hang-up; one whose peer only shut down its write
+    /// side (a client waiting for its replies) does not.
+    private var peerHungUp: Bool {
+        guard case .stream(let handle) = input else { return false }
+        var descriptor: uv_os_fd_t = -1
+        guard uv_fileno(qt_handle(handle), &descriptor) == 0 else { return false }
+        var probe = pollfd(fd: descriptor, events: 0, revents: 0)
+        return poll(&probe, 1, 0) == 1 && probe.revents & Int16(POLLHUP) != 0
+    }
+
+    /// Nothing sent will reach the peer any more (see `TransportDelegate`).
+    func peerLost() {
+        notifyClosed()
+        guard !notifiedPeerLost, !closeRequested else { return }
+        notifiedPeerLost = true
+        loop.delegate.transport(loop.transport, didLosePeer: id)
     }
 
     private func readFailed(_ status: Int32) {
         if status != UV_ECONNRESET.rawValue { loop.log("connection \(id): read failed: \(Self.describe(status))") }
         deliver(decoder.finish())
+        peerLost()
         closeNow()
     }
 

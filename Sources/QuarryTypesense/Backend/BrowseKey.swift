@@ -5,7 +5,7 @@ import QuarryJSON
 /// Each document carries instead a 63-bit hash of its objectID (int64,
 /// sortable); pages follow that key and a cursor is the last key returned.
 /// The guarantee is the engine's (a record that exists throughout a browse is
-/// returned once), the order is not objectID order.
+/// returned once), the order is not the engine's (the order ties rank in).
 enum BrowseKey {
     static let field = "_q_key"
 

@@ -9,6 +9,7 @@ final class RecordingDelegate: TransportDelegate, @unchecked Sendable {
         case receive(ConnectionID, [UInt8])
         case fail(ConnectionID, FramingError)
         case close(ConnectionID)
+        case lostPeer(ConnectionID)
         case signal(Int32)
     }
 
@@ -74,6 +75,10 @@ final class RecordingDelegate: TransportDelegate, @unchecked Sendable {
 
     func transport(_ transport: Transport, didClose connection: ConnectionID) {
         record(.close(connection))
+    }
+
+    func transport(_ transport: Transport, didLosePeer connection: ConnectionID) {
+        record(.lostPeer(connection))
     }
 
     func transportDidReceiveTerminationSignal(_ transport: Transport, signal: Int32) {

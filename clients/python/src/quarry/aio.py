@@ -199,7 +199,8 @@ class AsyncClient:
         return await self.run(calls.browse(index, cursor, params))
 
     async def browse_objects(self, index: str, **params: Any) -> AsyncIterator[dict[str, Any]]:
-        """Every matching record, in objectID order, fetched a page at a time as the iteration needs them."""
+        """Every matching record, in the order ties rank (the order records were first saved),
+        fetched a page at a time as the iteration needs them."""
         page = await self.browse(index, **params)
         while True:
             for hit in page.hits:

@@ -177,7 +177,8 @@ class Client:
         return self.run(calls.browse(index, cursor, params))
 
     def browse_objects(self, index: str, **params: Any) -> Iterator[dict[str, Any]]:
-        """Every matching record, in objectID order, fetched a page at a time as the iteration needs them."""
+        """Every matching record, in the order ties rank (the order records were first saved),
+        fetched a page at a time as the iteration needs them."""
         page = self.browse(index, **params)
         while True:
             yield from page.hits

@@ -236,7 +236,8 @@ class IndexInfo:
 
 @dataclass(frozen=True)
 class BrowsePage:
-    """One page of ``browse``: records in objectID order, and where the next page starts."""
+    """One page of ``browse``: records in the order ties rank (the order they were first
+    saved), and where the next page starts."""
 
     hits: List[JSONObject]
     nb_hits: int
