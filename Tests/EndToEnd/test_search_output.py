@@ -17,6 +17,7 @@ import subprocess
 
 import pytest
 
+import ted_data
 from harness import ROOT, quarry_binary
 
 TALKS = [
@@ -154,14 +155,10 @@ def test_a_session_shows_no_hits_for_a_query_of_only_emoji(talks):
     assert result["nbHits"] == 0 and result["queryHasNoWords"] is True
 
 
-TED = os.path.join(ROOT, "..", "shared", "data", "tedtalks")
-
-
-def test_the_readme_search_examples(daemon):
-    """README.md, "Using it": the TED talks searches, each hit line with a title."""
-    if not os.path.exists(os.path.join(TED, "talks.json")):
-        pytest.skip(f"the TED talks data is not at {TED}")
-    quarry(daemon, "import", "talks", os.path.join(TED, "talks.json"), "--settings", os.path.join(TED, "talks_settings.json"))
+def test_the_readme_search_examples(daemon, tmp_path):
+    """README.md, "Using it": the TED talks searches, each hit line with a title (on ted_data.py's talks)."""
+    ted = ted_data.write(str(tmp_path / "tedtalks"))
+    quarry(daemon, "import", "talks", os.path.join(ted, "talks.json"), "--settings", os.path.join(ted, "talks_settings.json"))
     lines = quarry(daemon, "search", "talks", "climat chnage").stdout.splitlines()
     assert re.fullmatch(r"\d+ hits in \d+ ms", lines[0]) and len(lines) > 1
     for line in lines[1:]:
@@ -176,4 +173,4 @@ def test_the_readme_search_examples(daemon):
     assert [line.split(":")[0] for line in facets] == ["facet tags", "facet event_name"]
     assert all(re.search(r", … \d+ more$", line) for line in facets), facets
     piped = quarry(daemon, "search", "talks", "climate", "--highlight", "none").stdout
-    assert "Climate change" in piped and "<em>" not in piped and "\x1b[" not in piped
+    assert "climate change" in piped.lower() and "<em>" not in piped and "\x1b[" not in piped
