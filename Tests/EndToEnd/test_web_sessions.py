@@ -7,6 +7,7 @@
 3. positionEncoding: a WebSocket client that asks for utf-16 gets highlight ranges in UTF-16 code units.
 4. A WebSocket client that does not read is handled as a slow socket reader: the others are served, and when
    it drains it ends with the newest state and results, never an older version after a newer one.
+5. `exit` closes the WebSocket with status 1000, and the daemon goes on serving.
 """
 import os
 import time
@@ -136,3 +137,16 @@ def test_a_websocket_that_does_not_read_does_not_hold_up_the_others(web):
             sleeper.notifications.append(message)
     assert [m for m in sleeper.notifications if results_for(final)(m)]
     typist.close()
+
+
+def test_exit_closes_the_websocket_normally(web):
+    from websockets.exceptions import ConnectionClosedOK
+    page = web.websocket("search")
+    page.notify("exit")
+    with pytest.raises(ConnectionClosedOK) as closed:
+        page.connection.recv(timeout=TIMEOUT)
+    assert closed.value.rcvd.code == 1000
+    # The daemon goes on serving.
+    other = web.websocket("search")
+    assert other.result("listIndices")["items"]
+    other.close()
