@@ -15,13 +15,17 @@ WebSocket client and plain HTTP:
 8. The page is served with a Content-Security-Policy that allows no inline script.
 9. Keys never reach the daemon's log or its command line.
 10. Binding a non-loopback address prints a warning; config.json's http object starts the listener.
+11. Near the open-file limit, new HTTP connections are closed at once and those already open are served: the
+    listener keeps the socket listener's descriptor reserve for the engine.
 """
 import http.client
 import json
 import os
+import resource
 import socket
 import stat
 import subprocess
+import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -300,4 +304,53 @@ def test_config_file_starts_the_listener(data_dir, short_tmp, monkeypatch):
     try:
         daemon.websocket("search", origin="https://cfg.example").close()
     finally:
+        daemon.kill()
+
+
+def test_the_descriptor_reserve_holds_for_http_clients(data_dir, short_tmp):
+    limit = 64
+
+    def low_limit():
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+
+    daemon = WebDaemon(data_dir, os.path.join(short_tmp, "q.sock"), preexec_fn=low_limit)
+    held = []
+    try:
+        first = daemon.websocket("admin")
+        first.result("saveObjects", {"index": "books", "objects": [{"objectID": "1", "title": "river"}]})
+        answered = refused = 0
+        for _ in range(2 * limit):
+            sock = socket.create_connection(("127.0.0.1", daemon.port), timeout=5)
+            held.append(sock)
+            try:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                data = sock.recv(1 << 16)
+            except (socket.timeout, ConnectionResetError, BrokenPipeError):
+                data = b""
+            if data.startswith(b"HTTP/1.1 200"):
+                answered += 1
+            else:
+                refused += 1
+        assert answered > 0 and refused > 0, (answered, refused)
+        # The connection already open is served, and the engine still has files to work with.
+        assert first.result("search", {"index": "books", "query": "river"})["nbHits"] == 1
+        first.result("saveObjects", {"index": "books", "objects": [{"objectID": "2", "title": "river two"}]})
+        assert "refusing an HTTP client: too many open files" in daemon.log_text()
+        for sock in held:
+            sock.close()
+        held.clear()
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                status = http_get(daemon, "/")[0].status
+            except (ConnectionError, http.client.HTTPException):
+                status = None
+            if status == 200:
+                break
+            assert time.monotonic() < deadline, "new HTTP connections are served again once others close"
+            time.sleep(0.05)
+    finally:
+        for sock in held:
+            sock.close()
         daemon.kill()

@@ -15,13 +15,13 @@ class WebDaemon(SocketDaemon):
     """`quarry serve --socket PATH --http 127.0.0.1:0`: the port is the system's, read from
     `<data-dir>/http-address` once the daemon has written it."""
 
-    def __init__(self, data_dir, socket_path, extra=(), env=None, http="127.0.0.1:0"):
+    def __init__(self, data_dir, socket_path, extra=(), http="127.0.0.1:0", preexec_fn=None):
         self.data_dir = str(data_dir)
         address_file = os.path.join(self.data_dir, "http-address")
         if os.path.exists(address_file):
             os.unlink(address_file)
         http_args = ("--http", http) if http else ()
-        super().__init__(data_dir, socket_path, extra=(*http_args, *extra))
+        super().__init__(data_dir, socket_path, extra=(*http_args, *extra), preexec_fn=preexec_fn)
         deadline = time.monotonic() + TIMEOUT
         while not os.path.exists(address_file):
             assert time.monotonic() < deadline, f"no {address_file}: {self.log_text()}"
