@@ -22,7 +22,7 @@ struct OpenCommand: ParsableCommand {
     @Argument(help: "The index to search when the session has no hits searcher yet (default: the first).")
     var index: String?
 
-    @Option(help: "The session to join or create (default: web).")
+    @Option(help: "The session to join or create.")
     var session: String = "web"
 
     @Flag(help: "Print the address instead of opening a browser.")
