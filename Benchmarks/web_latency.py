@@ -14,9 +14,12 @@
     .venv/bin/python Benchmarks/web_latency.py [--binary .build/release/quarry] [--count 100000] [--rounds 3]
 """
 import argparse
+import base64
 import json
 import os
 import shutil
+import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -67,6 +70,67 @@ class WebClient:
         return reply["result"]
 
 
+class RawWebClient(WebClient):
+    """The same over a WebSocket spoken by hand on a blocking socket, as the Unix-socket client speaks
+    NDJSON: no reader thread, so what it measures beyond the socket client is the daemon's WebSocket path."""
+
+    def __init__(self, port, key):
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        nonce = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /rpc HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {nonce}\r\nSec-WebSocket-Version: 13\r\n"
+                           f"Authorization: Bearer {key}\r\n\r\n").encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.sock.recv(65536)
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        assert head.startswith(b"HTTP/1.1 101"), head
+        self.next_id = 0
+        self.pending = []
+
+    def send(self, method, params):
+        self.next_id += 1
+        payload = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}).encode()
+        mask = os.urandom(4)
+        length = len(payload)
+        header = bytes([0x81]) + (bytes([0x80 | length]) if length < 126 else bytes([0x80 | 126]) + struct.pack("!H", length)
+                                  if length < 65536 else bytes([0x80 | 127]) + struct.pack("!Q", length))
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
+        return self.next_id
+
+    def _read(self, count):
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(1 << 20)
+            if not chunk:
+                raise RuntimeError("daemon closed the WebSocket")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def wait(self, predicate):
+        while True:
+            for index, message in enumerate(self.pending):
+                if predicate(message):
+                    del self.pending[index]
+                    return message
+            first, second = self._read(2)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self._read(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self._read(8))[0]
+            payload = self._read(length)
+            if first & 0x0F == 0x9:  # ping: answer, as a browser does
+                self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+                continue
+            if first & 0x0F != 0x1:
+                continue
+            message = json.loads(payload)
+            self.pending.extend(message if isinstance(message, list) else [message])
+
+
 def keystroke(client, session, text):
     start = time.perf_counter_ns()
     version = client.call("setQuery", {"session": session, "query": text})["stateVersion"]
@@ -75,14 +139,14 @@ def keystroke(client, session, text):
     return time.perf_counter_ns() - start
 
 
-def measure_transports(socket_client, web_client, rounds):
-    socket_client.call("openSession", {"session": "by-socket", "searchers": [SEARCHER]})
-    web_client.call("openSession", {"session": "by-websocket", "searchers": [SEARCHER]})
+def measure_transports(socket_client, web_client, rounds, name):
+    socket_client.call("openSession", {"session": "by-socket-" + name, "searchers": [SEARCHER]})
+    web_client.call("openSession", {"session": "by-websocket-" + name, "searchers": [SEARCHER]})
     by_socket, by_web = [], []
     for round_ in range(rounds + 1):
         for text in keystrokes():
-            a = keystroke(socket_client, "by-socket", text)
-            b = keystroke(web_client, "by-websocket", text)
+            a = keystroke(socket_client, "by-socket-" + name, text)
+            b = keystroke(web_client, "by-websocket-" + name, text)
             if round_ > 0:
                 by_socket.append(a)
                 by_web.append(b)
@@ -164,18 +228,21 @@ def main():
             started = time.monotonic()
             socket_client.call("importFile", {"index": "products", "path": records, "settings": SETTINGS})
             print(f"catalogue: {args.count} records imported in {time.monotonic() - started:.1f} s")
-            web_client = WebClient(f"ws://127.0.0.1:{port}/rpc", keys["admin"])
-            web_client.call("initialize")
-            by_socket, by_web = measure_transports(socket_client, web_client, args.rounds)
-            s, w = quantiles(by_socket), quantiles(by_web)
-            deltas = sorted(b - a for a, b in zip(by_socket, by_web))
-            print(f"Unix socket  setQuery→resultsUpdated  p50={s[0] * 1000:7.0f} µs  p99={s[1] * 1000:7.0f} µs  n={s[2]}")
-            print(f"WebSocket    setQuery→resultsUpdated  p50={w[0] * 1000:7.0f} µs  p99={w[1] * 1000:7.0f} µs  n={w[2]}")
-            print(f"WebSocket minus socket, same keystroke p50={deltas[len(deltas) // 2] / 1e3:+7.0f} µs")
-            small_socket, small_web = measure_small_requests(socket_client, web_client)
-            s, w = quantiles(small_socket), quantiles(small_web)
-            print(f"Unix socket  listSessions round trip  p50={s[0] * 1000:7.0f} µs  p99={s[1] * 1000:7.0f} µs  n={s[2]}")
-            print(f"WebSocket    listSessions round trip  p50={w[0] * 1000:7.0f} µs  p99={w[1] * 1000:7.0f} µs  n={w[2]}")
+            clients = [("websockets 17.4", WebClient(f"ws://127.0.0.1:{port}/rpc", keys["admin"])),
+                       ("raw WebSocket", RawWebClient(port, keys["admin"]))]
+            for label, web_client in clients:
+                web_client.call("initialize")
+                name = label.split()[0]
+                by_socket, by_web = measure_transports(socket_client, web_client, args.rounds, name)
+                s, w = quantiles(by_socket), quantiles(by_web)
+                deltas = sorted(b - a for a, b in zip(by_socket, by_web))
+                print(f"[{label}] Unix socket setQuery→resultsUpdated p50={s[0] * 1000:6.0f} µs  p99={s[1] * 1000:6.0f} µs  n={s[2]}")
+                print(f"[{label}] WebSocket   setQuery→resultsUpdated p50={w[0] * 1000:6.0f} µs  p99={w[1] * 1000:6.0f} µs")
+                print(f"[{label}] WebSocket minus socket, same keystroke p50={deltas[len(deltas) // 2] / 1e3:+6.0f} µs")
+                small_socket, small_web = measure_small_requests(socket_client, web_client)
+                s, w = quantiles(small_socket), quantiles(small_web)
+                print(f"[{label}] listSessions round trip: socket p50={s[0] * 1000:5.0f} µs p99={s[1] * 1000:5.0f} µs, "
+                      f"WebSocket p50={w[0] * 1000:5.0f} µs p99={w[1] * 1000:5.0f} µs")
             samples = sorted(measure_browser(port, keys["search"], args.rounds))
             pick = lambda p: samples[min(len(samples) - 1, int(len(samples) * p))]
             print(f"browser      keystroke→painted hits   p50={pick(0.5):7.1f} ms  p90={pick(0.9):7.1f} ms  "
