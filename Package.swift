@@ -14,6 +14,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // The web transport's HTTP and WebSocket edge (QuarryWeb); see ARCHITECTURE.md.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C imports, each seen by one Swift module only.
@@ -50,6 +56,21 @@ let package = Package(
         .target(name: "QuarryRelay", dependencies: ["QuarryJSON", "QuarryTransport", "QuarryServer", "QuarrySync"]),
         // `quarry mcp`: MCP tools over the shared daemon, for coding agents.
         .target(name: "QuarryMCP", dependencies: ["QuarryJSON", "QuarryProtocol", "QuarryClient", "QuarryFilters"]),
+        // The HTTP listener: WebSocket JSON-RPC into the same server, keys, Host/Origin guard, the page.
+        .target(name: "QuarryWeb", dependencies: [
+            "QuarryJSON", "QuarryTransport", "QuarryServer", "QuarrySync",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [
+            .embedInCode("Page/index.html"), .embedInCode("Page/style.css"), .embedInCode("Page/app.js"),
+            .embedInCode("Page/rpc.js"), .embedInCode("Page/render.js"), .embedInCode("Page/histogram.js"),
+            .embedInCode("Page/favicon.svg"),
+        ]),
         // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
         .target(name: "QuarryFuzzing", dependencies: [
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryBackend", "QuarryServer",
@@ -57,7 +78,7 @@ let package = Package(
         ]),
         .executableTarget(name: "quarry", dependencies: [
             "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
-            "QuarryClient", "QuarryRelay", "QuarrySync", "QuarryMCP",
+            "QuarryClient", "QuarryRelay", "QuarrySync", "QuarryMCP", "QuarryWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -74,6 +95,7 @@ let package = Package(
             "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON",
         ]),
         .testTarget(name: "QuarryMCPTests", dependencies: ["QuarryMCP", "QuarryClient", "QuarryJSON"]),
+        .testTarget(name: "QuarryWebTests", dependencies: ["QuarryWeb"]),
         .testTarget(name: "QuarryFuzzingTests", dependencies: ["QuarryFuzzing"]),
         .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryBackend", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],

@@ -60,6 +60,10 @@ extension Server {
             let error = ResponseError(code: .methodNotFound, message: "method not found: '\(method)'")
             return reply(OutgoingMessage.error(error, id: id))
         }
+        guard connection.permits(method) else {
+            let error = ResponseError(code: .forbidden, message: "forbidden: this connection's key may not call '\(method)' (a search-only key reads and drives sessions only)")
+            return reply(OutgoingMessage.error(error, id: id))
+        }
         let token = connection.begin(id)
         let context = RequestContext(server: self, connection: connection, id: id, token: token)
         let job: Route.Job

@@ -65,7 +65,13 @@ public final class Server: Sendable {
     // MARK: Entry points (transport loop thread)
 
     public func connectionOpened(_ id: ConnectionID, kind: ConnectionKind) {
-        connections.withLock { $0[id] = ServerConnection(id: id, kind: kind) }
+        connectionOpened(id, kind: kind, permits: { _ in true })
+    }
+
+    /// A connection whose requests are limited to the methods `permits` allows (a web transport's
+    /// search-only key); the others are refused with `forbidden` (protocol/keys.md).
+    public func connectionOpened(_ id: ConnectionID, kind: ConnectionKind, permits: @escaping @Sendable (String) -> Bool) {
+        connections.withLock { $0[id] = ServerConnection(id: id, kind: kind, permits: permits) }
         lifecycle.withLock { state in
             switch kind {
             case .stdio: state.hasStdio = true

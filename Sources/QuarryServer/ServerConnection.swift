@@ -19,6 +19,8 @@ final class ServerConnection: Sendable {
 
     let id: ConnectionID
     let kind: ConnectionKind
+    /// Which methods the connection may call: all of them but on a web connection with a search-only key.
+    let permits: @Sendable (String) -> Bool
     let queue: DispatchQueue
     /// Entered for every request until its reply is sent, so end of input can
     /// wait for the replies still owed.
@@ -27,9 +29,10 @@ final class ServerConnection: Sendable {
     let writes = PendingWrites()
     let state = Locked(State())
 
-    init(id: ConnectionID, kind: ConnectionKind) {
+    init(id: ConnectionID, kind: ConnectionKind, permits: @escaping @Sendable (String) -> Bool = { _ in true }) {
         self.id = id
         self.kind = kind
+        self.permits = permits
         queue = DispatchQueue(label: "quarry.connection.\(id.rawValue)")
     }
 

@@ -8,5 +8,6 @@ struct Quarry: ParsableCommand {
             ServeCommand.self, ConnectCommand.self, StopCommand.self,
             ImportCommand.self, ExportCommand.self, SearchCommand.self, SettingsCommand.self,
             CallCommand.self, WatchCommand.self, FzfCommand.self, McpCommand.self,
+            OpenCommand.self,
         ])
 }

@@ -9,6 +9,7 @@ import QuarryRelay
 import QuarryServer
 import QuarryTransport
 import QuarryTypesense
+import QuarryWeb
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,6 +52,9 @@ struct ServeCommand: ParsableCommand {
     @OptionGroup(title: "Typesense cluster")
     var typesense: TypesenseOptions
 
+    @OptionGroup(title: "HTTP: the search page and JSON-RPC over WebSocket")
+    var http: HTTPOptions
+
     func validate() throws {
         if daemon && socket != nil { throw ValidationError("--daemon and --socket both choose the socket; give one") }
         if (daemon || socket != nil) && listen != nil { throw ValidationError("--listen adds a socket to stdio; it cannot be combined with --daemon or --socket") }
@@ -66,8 +70,10 @@ struct ServeCommand: ParsableCommand {
         Locations.ensureDirectory(directory)
         let ownerSocket = Locations.ownerSocketPath(dataDirectory: directory)
         let cluster: TypesenseConfiguration?
+        let webOptions: WebListenerOptions?
         do {
             cluster = try typesense.configuration()
+            webOptions = try http.options(maxMessageSize: maxMessageSize)
         } catch {
             Log.standardError.write("quarry: \(error)")
             throw ExitCode(2)
@@ -144,11 +150,38 @@ struct ServeCommand: ParsableCommand {
             }
             log("on the Typesense cluster \(cluster.nodes.joined(separator: ",")): \(indices)")
         }
-        let server = Server(configuration: serverConfiguration, backend: backend, sink: transport, log: log)
+        let webConnections = WebConnections(
+            coalescingThreshold: transportConfiguration.coalescingThreshold, maxQueuedBytes: transportConfiguration.maxQueuedBytes)
+        let sink: any MessageSink = webOptions == nil ? transport : RoutingSink(sockets: transport, web: webConnections)
+        let server = Server(configuration: serverConfiguration, backend: backend, sink: sink, log: log)
+        var webAddressFile: String?
+        if let webOptions {
+            do {
+                let address = try startWeb(webOptions, directory: directory, server: server, connections: webConnections, log: log)
+                webAddressFile = directory + "/http-address"
+                WebAddressFile.write(address, to: directory + "/http-address")
+            } catch {
+                Log.standardError.write("quarry: \(error)")
+                throw ExitCode(2)
+            }
+        }
         server.started()
         transport.run(delegate: ServerTransportDelegate(server: server))
+        if let webAddressFile { unlink(webAddressFile) }
         engine.close()
         throw ExitCode(server.exitCode)
+    }
+
+    /// Keys first (created on the first start), then the listener; the log names the address, never a key.
+    private func startWeb(_ options: WebListenerOptions, directory: String, server: Server, connections: WebConnections,
+                          log: @escaping @Sendable (String) -> Void) throws -> WebAddress {
+        let keys = try WebKeys.loadOrCreate(dataDirectory: directory)
+        if !options.address.isLoopback {
+            log("warning: HTTP listens on \(options.address), which other machines can reach; every request still needs a key from \(directory)/keys.json")
+        }
+        let address = try WebListener.start(options, keys: keys, server: server, connections: connections, log: log)
+        log("HTTP on http://\(address) (the search page and JSON-RPC over WebSocket at /rpc)")
+        return address
     }
 
     /// Plain `quarry serve`: one client on stdin/stdout.

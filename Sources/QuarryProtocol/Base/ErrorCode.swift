@@ -18,6 +18,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable {
     public static let resourceExhausted = ErrorCode(rawValue: -32012)
     /// Quarry: the remote backend (a Typesense cluster) cannot serve the request now; the message names its state.
     public static let backendUnavailable = ErrorCode(rawValue: -32013)
+    /// Quarry: the key the connection presented does not allow this method (a search-only key writing; protocol/keys.md).
+    public static let forbidden = ErrorCode(rawValue: -32014)
     /// LSP: a request other than `initialize` arrived first.
     public static let serverNotInitialized = ErrorCode(rawValue: -32002)
     /// LSP: the client cancelled the request with `$/cancelRequest`.

@@ -71,18 +71,9 @@ final class UnixSocketListener {
         loop.open(kind: .socket, input: .stream(client), output: .stream(client))
     }
 
-    private static func openFileLimit() -> Int32 {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return Int32.max }
-        return Int32(clamping: limit.rlim_cur)
-    }
+    private static func openFileLimit() -> Int32 { DescriptorReserve.openFileLimit() }
 
-    /// An eighth of the limit, at least 16 and at most 256, is kept for the engine.
-    private static func descriptorCeiling() -> Int32 {
-        let limit = openFileLimit()
-        guard limit != Int32.max else { return Int32.max }
-        return limit - min(256, max(16, limit / 8))
-    }
+    private static func descriptorCeiling() -> Int32 { DescriptorReserve.clientCeiling() }
 
     /// Stops accepting, then removes the socket file if it is still ours.
     func close() {

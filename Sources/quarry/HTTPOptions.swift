@@ -1,0 +1,77 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuarryJSON
+import QuarryWeb
+
+/// `quarry serve`'s HTTP listener options, else the `http` object of `$XDG_CONFIG_HOME/quarry/config.json`
+/// (what a daemon started in the background reads): `{"listen": "127.0.0.1:7700", "allowOrigins": [...],
+/// "allowHosts": [...]}`. Off unless one of them names an address (protocol/websocket.md).
+struct HTTPOptions: ParsableArguments {
+    @Option(name: .customLong("http"), help: ArgumentHelp(
+        "Also serve the search page and JSON-RPC over WebSocket on [HOST:]PORT (HOST defaults to 127.0.0.1).",
+        valueName: "[HOST:]PORT"))
+    var listen: String?
+
+    @Option(name: .customLong("http-allow-origin"), help: ArgumentHelp(
+        "A web origin (scheme://host[:port]) whose pages may open the WebSocket and get CORS headers; repeatable.",
+        valueName: "ORIGIN"))
+    var allowOrigins: [String] = []
+
+    @Option(name: .customLong("http-allow-host"), help: ArgumentHelp(
+        "A host name besides the loopback ones that requests may name in Host; repeatable.", valueName: "HOST"))
+    var allowHosts: [String] = []
+
+    func validate() throws {
+        if let listen, WebAddress(parsing: listen) == nil {
+            throw ValidationError("--http takes [HOST:]PORT, such as 7700 or 127.0.0.1:7700")
+        }
+        for origin in allowOrigins where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+            throw ValidationError("--http-allow-origin takes an origin such as https://example.org, not '\(origin)'")
+        }
+    }
+
+    /// The listener's options, nil when HTTP is off.
+    func options(maxMessageSize: Int) throws -> WebListenerOptions? {
+        var listen = self.listen
+        var origins = allowOrigins, hosts = allowHosts
+        if listen == nil, let object = try Self.configFile() {
+            guard case .string(let text)? = object["listen"] else {
+                throw ValidationError("config.json: http.listen must be a string [HOST:]PORT")
+            }
+            listen = text
+            origins += Self.strings(object["allowOrigins"])
+            hosts += Self.strings(object["allowHosts"])
+        }
+        guard let listen else { return nil }
+        guard let address = WebAddress(parsing: listen) else {
+            throw ValidationError("HTTP listen address '\(listen)' is not [HOST:]PORT")
+        }
+        var options = WebListenerOptions(address: address)
+        options.allowedOrigins = Set(origins)
+        options.allowedHosts = Set(hosts)
+        options.maxMessageSize = maxMessageSize
+        return options
+    }
+
+    private static func strings(_ value: JSON?) -> [String] {
+        guard case .array(let items)? = value else { return [] }
+        return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
+    }
+
+    /// `$XDG_CONFIG_HOME/quarry/config.json` (else `~/.config/…`): its `http` object, nil when absent.
+    static func configFile() throws -> JSONObject? {
+        let environment = Locations.environment
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? "/tmp") + "/.config"
+        let path = base + "/quarry/config.json"
+        guard access(path, F_OK) == 0 else { return nil }
+        guard case .object(let root) = try readJSONFile(path) else { throw ValidationError("\(path) is not a JSON object") }
+        switch root["http"] {
+        case nil: return nil
+        case .object(let object)?: return object
+        default: throw ValidationError("\(path): http must be an object {listen, allowOrigins, allowHosts}")
+        }
+    }
+}
