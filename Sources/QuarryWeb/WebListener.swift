@@ -39,7 +39,6 @@ public enum WebListener {
         decoder.maxHeaderListSize = options.maxHeaderBytes
         decoder.maxHeaderFieldCount = 100
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [DescriptorReserveHandler(ceiling: ceiling, log: log)],
             idleTimeout: .seconds(options.idleTimeoutSeconds), httpDecoderConfiguration: decoder)
         let webSocket = WebSocketServerConfiguration(maxFrameSize: options.maxMessageSize)
         let maxMessageSize = options.maxMessageSize
@@ -78,7 +77,8 @@ public enum WebListener {
                 GuardedUpgradeChannel(
                     inner: HTTP1WebSocketUpgradeChannel(
                         responder: responder, configuration: .init(http1: http1, ws: webSocket), shouldUpgrade: shouldUpgrade),
-                    requestGuard: requestGuard)
+                    requestGuard: requestGuard, descriptorCeiling: ceiling,
+                    firstRequestTimeout: .seconds(options.idleTimeoutSeconds), log: log)
             },
             configuration: ApplicationConfiguration(address: .hostname(options.address.host, port: options.address.port)),
             onServerRunning: { channel in

@@ -23,7 +23,15 @@ struct HTTPOptions: ParsableArguments {
         "A host name besides the loopback ones that requests may name in Host; repeatable.", valueName: "HOST"))
     var allowHosts: [String] = []
 
+    @Option(name: .customLong("http-idle-timeout"), help: ArgumentHelp(
+        "Close an HTTP connection that sends no request for this long (a WebSocket stays open). Default 30.",
+        valueName: "SECONDS"))
+    var idleTimeout: Int64?
+
     func validate() throws {
+        if let idleTimeout, idleTimeout < 1 {
+            throw ValidationError("--http-idle-timeout takes a number of seconds of at least 1")
+        }
         if let listen, WebAddress(parsing: listen) == nil {
             throw ValidationError("--http takes [HOST:]PORT, such as 7700 or 127.0.0.1:7700")
         }
@@ -52,6 +60,7 @@ struct HTTPOptions: ParsableArguments {
         options.allowedOrigins = Set(origins)
         options.allowedHosts = Set(hosts)
         options.maxMessageSize = maxMessageSize
+        if let idleTimeout { options.idleTimeoutSeconds = idleTimeout }
         return options
     }
 

@@ -255,6 +255,33 @@ def test_bodies_methods_and_huge_headers_are_refused(web):
     assert http_get(web, "/")[0].status == 200
 
 
+def test_more_header_fields_than_the_limit_are_refused(web):
+    """100 header fields at most (protocol/websocket.md), however small each is."""
+    assert http_get(web, "/", {f"X-Field-{i}": "1" for i in range(90)})[0].status == 200
+    try:
+        response, _ = http_get(web, "/", {f"X-Field-{i}": "1" for i in range(150)})
+        assert response.status == 431
+    except (ConnectionError, http.client.HTTPException):
+        pass  # NIO's parser may drop the connection instead of answering
+    assert http_get(web, "/")[0].status == 200
+
+
+def test_an_idle_http_connection_is_closed_but_an_idle_websocket_is_not(data_dir, short_tmp):
+    daemon = WebDaemon(data_dir, os.path.join(short_tmp, "q.sock"), extra=("--http-idle-timeout", "1"))
+    try:
+        idle = socket.create_connection(("127.0.0.1", daemon.port), timeout=TIMEOUT)
+        peer = daemon.websocket("search")
+        started = time.monotonic()
+        assert idle.recv(1) == b"", "the daemon closes a connection that sends no request"
+        assert time.monotonic() - started < TIMEOUT
+        time.sleep(2.5)  # well past the idle timeout, with nothing sent on the WebSocket either
+        assert peer.result("listSessions", {}) == {"sessions": []}
+        peer.close()
+        idle.close()
+    finally:
+        daemon.kill()
+
+
 def test_page_has_a_strict_content_security_policy(web):
     response, body = http_get(web, "/")
     assert response.status == 200 and b"<script" in body
