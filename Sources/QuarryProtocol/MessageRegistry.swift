@@ -16,6 +16,7 @@ public enum MessageRegistry {
         ImportFileRequest.self,
         InitializeRequest.self,
         ListIndicesRequest.self,
+        ListenHTTPRequest.self,
         ListSessionsRequest.self,
         LoadPageRequest.self,
         OpenSessionRequest.self,

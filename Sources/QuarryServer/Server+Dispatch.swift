@@ -21,6 +21,7 @@ extension Server {
         case GetStateRequest.method: .request(GetStateRequest.self, .inline, getState)
         case ImportFileRequest.method: .request(ImportFileRequest.self, .write, importFile)
         case InitializeRequest.method: .request(InitializeRequest.self, .inline, initialize)
+        case ListenHTTPRequest.method: .request(ListenHTTPRequest.self, .inline, listenHTTP)
         case ListIndicesRequest.method: .request(ListIndicesRequest.self, .read, listIndices)
         case ListSessionsRequest.method: .request(ListSessionsRequest.self, .inline, listSessions)
         case LoadPageRequest.method: .request(LoadPageRequest.self, .read, loadPage)

@@ -31,6 +31,18 @@ extension Server {
         return VoidResponse()
     }
 
+    func listenHTTP(_ request: ListenHTTPRequest, _ context: RequestContext) throws(ResponseError) -> ListenHTTPRequest.Response {
+        guard let start = configuration.listenHTTP else {
+            throw .invalidRequest("invalid request: this daemon cannot serve HTTP")
+        }
+        do {
+            return try start()
+        } catch {
+            throw ResponseError(code: .resourceExhausted, message: "cannot start the HTTP listener: \(error)",
+                                data: ["reason": "resourceExhausted"])
+        }
+    }
+
     /// `exit`: ends the daemon on stdio, the connection on a socket.
     func exit(_ connection: ServerConnection) {
         switch connection.kind {

@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var searchConcurrency = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
     /// Reported in `initialize` (nil: not reported).
     public var daemon: DaemonInfo? = nil
+    /// Starts the HTTP listener if it does not run yet (`listenHTTP`); nil where this daemon cannot serve HTTP.
+    public var listenHTTP: (@Sendable () throws -> ListenHTTPRequest.Response)? = nil
 
     public init() {}
 }

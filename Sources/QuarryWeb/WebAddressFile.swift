@@ -1,6 +1,7 @@
 import Glibc
 
-/// `<data-dir>/http-address`: where the running daemon's HTTP listener is, for `quarry open`.
+/// `<data-dir>/http-address`: where the running daemon's HTTP listener is, for scripts and tests
+/// (`quarry open` asks the daemon instead: `listenHTTP`).
 public enum WebAddressFile {
     public static func write(_ address: WebAddress, to path: String) {
         let text = Array("\(address)\n".utf8)
@@ -10,15 +11,6 @@ public enum WebAddressFile {
         let written = text.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
         if written == text.count { rename(temporary, path) } else { unlink(temporary) }
-    }
-
-    public static func read(_ path: String) -> WebAddress? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return WebAddress(parsing: line.trimmingCharacters(in: "\n "))
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import QuarryClient
 import QuarryJSON
+import QuarryProtocol
 import QuarryWeb
 
 /// `quarry open`: the search page of the shared daemon, on a session (protocol/websocket.md).
@@ -13,7 +14,7 @@ struct OpenCommand: ParsableCommand {
         abstract: "Open the search page in a browser (or print its address), following a session.",
         discussion: """
             Starts the shared daemon with an HTTP listener on 127.0.0.1 if none runs (or with config.json's \
-            http.listen), then opens http://127.0.0.1:PORT/#key=…&session=… with the search-only key in the \
+            http.listen), or the listener of a daemon that runs without one, then opens http://127.0.0.1:PORT/#key=…&session=… with the search-only key in the \
             fragment, which the browser never sends to the server. The key stays off every command line: \
             the browser is handed a private file that redirects to the page. Without a display, or with \
             --print, the address is printed instead.
@@ -52,11 +53,11 @@ struct OpenCommand: ParsableCommand {
         guard case .string(let directory)? = initialized["daemon"]?.objectValue?["dataDirectory"] else {
             throw ValidationError("the daemon at \(socketPath) does not say where its data is")
         }
-        guard let address = WebAddressFile.read(directory + "/http-address") else {
-            throw ValidationError("""
-                the daemon at \(socketPath) serves no HTTP: stop it (quarry stop) and run quarry open again, \
-                or start it with `quarry serve --http 7700` (or http.listen in config.json)
-                """)
+        // Asked rather than read from <data-dir>/http-address: a daemon started without --http starts its
+        // listener now, and a file left by a daemon that was killed cannot mislead.
+        let listening = try connection.request(ListenHTTPRequest.method, params: [:])
+        guard let text = listening["address"]?.stringValue, let address = WebAddress(parsing: text) else {
+            throw ValidationError("the daemon at \(socketPath) did not say where it serves HTTP")
         }
         let keys = try WebKeys.loadOrCreate(dataDirectory: directory)
         var host = address.host

@@ -152,14 +152,16 @@ struct ServeCommand: ParsableCommand {
         }
         let webConnections = WebConnections(
             coalescingThreshold: transportConfiguration.coalescingThreshold, maxQueuedBytes: transportConfiguration.maxQueuedBytes)
-        let sink: any MessageSink = webOptions == nil ? transport : RoutingSink(sockets: transport, web: webConnections)
+        // Any daemon may start HTTP later (`listenHTTP`), so web ids are routed from the start.
+        let sink: any MessageSink = RoutingSink(sockets: transport, web: webConnections)
+        let web = WebListenerLauncher(options: webOptions, maxMessageSize: maxMessageSize, directory: directory,
+                                      connections: webConnections, log: log)
+        serverConfiguration.listenHTTP = { try web.start() }
         let server = Server(configuration: serverConfiguration, backend: backend, sink: sink, log: log)
-        var webAddressFile: String?
-        if let webOptions {
+        web.attach(server)
+        if webOptions != nil {
             do {
-                let address = try startWeb(webOptions, directory: directory, server: server, connections: webConnections, log: log)
-                webAddressFile = directory + "/http-address"
-                WebAddressFile.write(address, to: directory + "/http-address")
+                _ = try web.start()
             } catch {
                 Log.standardError.write("quarry: \(error)")
                 throw ExitCode(2)
@@ -167,21 +169,9 @@ struct ServeCommand: ParsableCommand {
         }
         server.started()
         transport.run(delegate: ServerTransportDelegate(server: server))
-        if let webAddressFile { unlink(webAddressFile) }
+        web.stop()
         engine.close()
         throw ExitCode(server.exitCode)
-    }
-
-    /// Keys first (created on the first start), then the listener; the log names the address, never a key.
-    private func startWeb(_ options: WebListenerOptions, directory: String, server: Server, connections: WebConnections,
-                          log: @escaping @Sendable (String) -> Void) throws -> WebAddress {
-        let keys = try WebKeys.loadOrCreate(dataDirectory: directory)
-        if !options.address.isLoopback {
-            log("warning: HTTP listens on \(options.address), which other machines can reach; every request still needs a key from \(directory)/keys.json")
-        }
-        let address = try WebListener.start(options, keys: keys, server: server, connections: connections, log: log)
-        log("HTTP on http://\(address) (the search page and JSON-RPC over WebSocket at /rpc)")
-        return address
     }
 
     /// Plain `quarry serve`: one client on stdin/stdout.

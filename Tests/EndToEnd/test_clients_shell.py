@@ -338,10 +338,12 @@ def test_bash_completion_offers_commands_and_index_names(people):
         COMP_WORDS=(quarry wa); COMP_CWORD=1; _quarry; echo "${{COMPREPLY[*]}}"
         COMP_WORDS=(quarry fzf pe); COMP_CWORD=2; _quarry; echo "${{COMPREPLY[*]}}"
         COMP_WORDS=(quarry call setQ); COMP_CWORD=2; _quarry; echo "${{COMPREPLY[*]}}"
+        COMP_WORDS=(quarry o); COMP_CWORD=1; _quarry; echo "${{COMPREPLY[*]}}"
+        COMP_WORDS=(quarry open pe); COMP_CWORD=2; _quarry; echo "${{COMPREPLY[*]}}"
     """
     result = subprocess.run(["bash", "-c", script], env=script_environment(people), capture_output=True, text=True,
                             timeout=60)
-    assert result.stdout.splitlines() == ["watch", "people", "setQuery"], result.stderr
+    assert result.stdout.splitlines() == ["watch", "people", "setQuery", "open", "people"], result.stderr
 
 
 def test_quarry_open_opens_the_chosen_records_path_in_the_editor(people, tmux, short_tmp):

@@ -3,7 +3,7 @@
 1. With a daemon serving HTTP, it prints the page's address with the search-only key and the session in
    the fragment; the page answers at that address and the key in it opens a search-only WebSocket.
 2. With no daemon, it starts one in the background with HTTP on a free loopback port.
-3. A daemon without HTTP is a clear error.
+3. A daemon running without HTTP (one `quarry import` started) starts its listener when `quarry open` asks.
 4. With a display, the browser gets a private file that redirects to the page: the key is on no command line.
 """
 import json
@@ -86,12 +86,32 @@ def test_starts_a_daemon_with_http_when_none_runs(data_dir, short_tmp):
         probe.close()
 
 
-def test_a_daemon_without_http_is_a_clear_error(data_dir, short_tmp):
+def test_a_daemon_without_http_starts_its_listener_when_asked(data_dir, short_tmp):
+    """`quarry import` starts a background daemon without HTTP: `quarry open` then starts the listener on it."""
     daemon = SocketDaemon(data_dir, os.path.join(short_tmp, "q.sock"))
     try:
-        done = run_open("--socket", daemon.path, "--print")
-        assert done.returncode == 1
-        assert "serves no HTTP" in done.stderr and "--http" in done.stderr
+        client = daemon.connect()
+        client.result("saveObjects", {"index": "books", "objects": [{"objectID": "1", "title": "the river"}]})
+        done = run_open("--socket", daemon.path, "--print", "books")
+        assert done.returncode == 0, done.stderr
+        parts, fragment = parse(done.stdout.strip())
+        with open(os.path.join(data_dir, "keys.json")) as f:
+            assert fragment["key"] == json.load(f)["search"]
+        with urllib.request.urlopen(f"http://{parts.netloc}/", timeout=TIMEOUT) as page:
+            assert page.status == 200
+        again = client.result("listenHTTP", {})
+        assert again == {"address": parts.netloc, "started": False}, "asked again: the same listener"
+        assert run_open("--socket", daemon.path, "--print").stdout.split("#")[0] == done.stdout.split("#")[0]
+        # The listener feeds the daemon's own sessions: one opened on the socket is seen over the WebSocket.
+        client.result("openSession", {"session": "both", "searchers": [{"type": "hits", "index": "books"}]})
+        client.result("setQuery", {"session": "both", "query": "river"})
+        connection = connect(f"ws://{parts.netloc}/rpc", subprotocols=["quarry.jsonrpc", "quarry.key." + fragment["key"]],
+                             origin=f"http://{parts.netloc}", open_timeout=TIMEOUT, legacy=True)
+        peer = WebSocketPeer(connection)
+        peer.initialize(["utf-16"])
+        assert peer.result("getState", {"session": "both"})["state"]["query"] == "river"
+        assert peer.request("listenHTTP", {})["error"]["code"] == -32014, "not for the search-only key"
+        peer.close()
     finally:
         daemon.kill()
 
