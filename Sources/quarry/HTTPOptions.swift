@@ -69,18 +69,8 @@ struct HTTPOptions: ParsableArguments {
         return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
     }
 
-    /// `$XDG_CONFIG_HOME/quarry/config.json` (else `~/.config/…`): its `http` object, nil when absent.
+    /// config.json's `http` object, nil when absent.
     static func configFile() throws -> JSONObject? {
-        let environment = Locations.environment
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? "/tmp") + "/.config"
-        let path = base + "/quarry/config.json"
-        guard access(path, F_OK) == 0 else { return nil }
-        guard case .object(let root) = try readJSONFile(path) else { throw ValidationError("\(path) is not a JSON object") }
-        switch root["http"] {
-        case nil: return nil
-        case .object(let object)?: return object
-        default: throw ValidationError("\(path): http must be an object {listen, allowOrigins, allowHosts}")
-        }
+        try ConfigFile.section("http", shape: "{listen, allowOrigins, allowHosts}")
     }
 }

@@ -39,20 +39,8 @@ struct TypesenseOptions: ParsableArguments {
         return try TypesenseConfiguration.fromConfig(object)
     }
 
-    /// `$XDG_CONFIG_HOME/quarry/config.json` (else `~/.config/…`): its `typesense` object, nil when absent.
+    /// config.json's `typesense` object, nil when absent.
     static func configFile() throws -> JSONObject? {
-        let environment = Locations.environment
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? "/tmp") + "/.config"
-        let path = base + "/quarry/config.json"
-        guard access(path, F_OK) == 0 else { return nil }
-        guard case .object(let root) = try readJSONFile(path) else {
-            throw TypesenseConfigurationError.invalid(path, "a JSON object")
-        }
-        switch root["typesense"] {
-        case nil: return nil
-        case .object(let object)?: return object
-        default: throw TypesenseConfigurationError.invalid("\(path): typesense", "an object {nodes, apiKeyFile, indices}")
-        }
+        try ConfigFile.section("typesense", shape: "{nodes, apiKeyFile, indices}")
     }
 }

@@ -34,6 +34,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 
 BRANDS = ["Acme", "Globex", "Initech", "Umbrella"]
 WORDS = ["river lamp", "stone bowl", "light chair", "museum print", "echo speaker", "river stone table"]
@@ -86,7 +87,20 @@ def browser():
 
 
 def wait(driver, condition, timeout=TIMEOUT, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.02).until(lambda d: condition(d), message)
+    # Each keystroke re-renders the hits, so an element read a moment ago may be gone: look again.
+    return WebDriverWait(driver, timeout, poll_frequency=0.02, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: condition(d), message)
+
+
+def act(driver, action):
+    """Does `action` (a click, a key) on an element it looks up, again if a re-render replaced the element first:
+    a stale element is found stale before any event reaches it, so nothing is done twice."""
+    wait(driver, lambda d: action(d) or True)
+
+
+def texts(driver, selector):
+    """The text of every element `selector` matches, read in one step (no element can go stale midway)."""
+    return driver.execute_script("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", selector)
 
 
 def open_page(driver, daemon, session="shop"):
@@ -118,21 +132,22 @@ def type_query(driver, text):
 
 
 def hit_titles(driver):
-    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#hits .hit h2")]
+    return texts(driver, "#hits .hit h2")
 
 
 def test_typing_shows_highlighted_hits(shop, browser):
     open_page(browser, shop)
     type_query(browser, "lamp")
-    # Ten titles and ten descriptions ("It pairs with the river lamp") match.
-    wait(browser, lambda d: hit_count(d) == 20 and "lamp" in hit_titles(d)[0], message=stats(browser))
+    # Ten titles and ten descriptions ("It pairs with the river lamp") match. The results of "lam" may show
+    # first, with "lam" marked: wait for those of the whole word.
+    marked = lambda d: [mark.lower() for mark in texts(d, "#hits .hit h2 mark")]
+    wait(browser, lambda d: hit_count(d) == 20 and "lamp" in hit_titles(d)[0] and set(marked(d)) == {"lamp"},
+         message=stats(browser))
     assert " in " in stats(browser) and stats(browser).endswith(" ms")
-    marks = browser.find_elements(By.CSS_SELECTOR, "#hits .hit h2 mark")
-    assert marks and all(m.text.lower() == "lamp" for m in marks)
     # Snippets come from the match ranges of the long text: only a window of it, with its matches marked.
     type_query(browser, "pairs")
-    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#hits .snippet mark"))
-    snippet = browser.find_element(By.CSS_SELECTOR, "#hits .snippet").text
+    wait(browser, lambda d: {mark.lower() for mark in texts(d, "#hits .snippet mark")} == {"pairs"})
+    snippet = texts(browser, "#hits .snippet")[0]
     assert "…" in snippet and len(snippet) < 260
 
 
@@ -148,13 +163,11 @@ def test_engine_text_is_escaped(shop, browser):
 def test_facet_toggle_refines_counts_and_clear_undoes(shop, browser):
     open_page(browser, shop)
     wait(browser, lambda d: hit_count(d) == 61)
-    globex = wait(browser, lambda d: d.find_element(
-        By.XPATH, "//section[@data-attribute='brand']//label[span[@class='value' and text()='Globex']]"))
-    assert globex.find_element(By.CLASS_NAME, "count").text == "15"
-    globex.click()
+    globex = "//section[@data-attribute='brand']//label[span[@class='value' and text()='Globex']]"
+    wait(browser, lambda d: d.find_element(By.XPATH, globex).find_element(By.CLASS_NAME, "count").text == "15")
+    act(browser, lambda d: d.find_element(By.XPATH, globex).click())
     wait(browser, lambda d: hit_count(d) == 15)
-    assert all(e.text.endswith("Globex") or "Globex" in e.text
-               for e in browser.find_elements(By.CSS_SELECTOR, "#hits .hit .meta"))
+    assert all("Globex" in meta for meta in texts(browser, "#hits .hit .meta"))
     # The histogram's counts refine with it: its bars now count Globex's prices only.
     type_query(browser, "river")
     refined = expected_hits(shop, "river", filters="brand:Globex")
@@ -171,16 +184,15 @@ def test_histogram_range_filters_hits(shop, browser):
     released = ".histogram[data-attribute='released'] .range-label"
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, released).text == f"{days[0]} – {days[-1]}",
          message="dates not shown as dates")
-    browser.find_element(By.CSS_SELECTOR, ".histogram[data-attribute='price'] input[data-bound='upper']").click()
+    act(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".histogram[data-attribute='price'] input[data-bound='upper']").click())
     # The page re-renders as results arrive and gives the slider its focus back: keys go to the focused slider.
-    browser.switch_to.active_element.send_keys(Keys.HOME)
+    act(browser, lambda d: d.switch_to.active_element.send_keys(Keys.HOME))
     for _ in range(45):
-        browser.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)  # 5 .. 50
+        act(browser, lambda d: d.switch_to.active_element.send_keys(Keys.ARROW_RIGHT))  # 5 .. 50
     wait(browser, lambda d: 0 < hit_count(d) < 61, message=stats(browser))
     expected = len([p for p in products() if 5 <= p["price"] <= 50])
     wait(browser, lambda d: hit_count(d) == expected, message=stats(browser))
-    label = browser.find_element(By.CSS_SELECTOR, ".histogram[data-attribute='price'] .range-label").text
-    assert label == "5 – 50"
+    assert texts(browser, ".histogram[data-attribute='price'] .range-label") == ["5 – 50"]
 
 
 
@@ -234,7 +246,7 @@ def test_sort_by_replica_and_relevant_sort_toggle(shop, browser):
     sort.find_element(By.CSS_SELECTOR, "option[value='products_price_asc']").click()
 
     def prices(driver):
-        return [int(e.text.split(" · ")[1]) for e in driver.find_elements(By.CSS_SELECTOR, "#hits .hit .meta")]
+        return [int(meta.split(" · ")[1]) for meta in texts(driver, "#hits .hit .meta")]
     wait(browser, lambda d: prices(d)[:5] == sorted(prices(d))[:5] and prices(d)[0] == 5)
     assert browser.find_element(By.ID, "relevant").get_attribute("hidden") is not None
     sort.find_element(By.CSS_SELECTOR, "option[value='products_price_desc']").click()
@@ -243,13 +255,16 @@ def test_sort_by_replica_and_relevant_sort_toggle(shop, browser):
 
 def test_infinite_scroll_and_hierarchical_menu(shop, browser):
     open_page(browser, shop)
-    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hits .hit")) == 20)
+    shown = lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hits .hit"))
+    wait(browser, lambda d: shown(d) >= 20)
+    # The page may already have fetched the next page (its sentinel is near the first screen); scrolling fetches more.
+    before = shown(browser)
     browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-    wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hits .hit")) >= 40)
+    wait(browser, lambda d: shown(d) > before)
     browser.execute_script("window.scrollTo(0, 0)")
     audio = "//section[@class='hierarchy']//button[span[text()='Audio']]"
     wait(browser, lambda d: d.find_elements(By.XPATH, audio))
-    browser.find_element(By.XPATH, audio).click()
+    act(browser, lambda d: d.find_element(By.XPATH, audio).click())
     wait(browser, lambda d: hit_count(d) == 20)
     wait(browser, lambda d: d.find_elements(By.XPATH, "//section[@class='hierarchy']//button[span[text()='Speakers']]"))
 
@@ -259,7 +274,7 @@ def test_narrow_screen_and_screenshot(shop, browser):
     type_query(browser, "river")
     rivers = expected_hits(shop, "river")
     wait(browser, lambda d: hit_count(d) == rivers)
-    browser.find_element(By.XPATH, "//section[@data-attribute='brand']//label[span[text()='Acme']]").click()
+    act(browser, lambda d: d.find_element(By.XPATH, "//section[@data-attribute='brand']//label[span[text()='Acme']]").click())
     wait(browser, lambda d: hit_count(d) == expected_hits(shop, "river", filters="brand:Acme") < rivers)
     directory = os.path.join(ROOT, ".build", "screenshots")
     os.makedirs(directory, exist_ok=True)

@@ -8,7 +8,7 @@ import time
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from harness import TIMEOUT, SocketDaemon
+from harness import TIMEOUT, Peer, SocketDaemon
 
 
 class WebDaemon(SocketDaemon):
@@ -53,13 +53,12 @@ class WebDaemon(SocketDaemon):
         return peer
 
 
-class WebSocketPeer:
-    """harness.Peer's interface over one WebSocket: one JSON-RPC message or batch per text frame."""
+class WebSocketPeer(Peer):
+    """harness.Peer over one WebSocket: one JSON-RPC message or batch per text frame."""
 
     def __init__(self, connection):
+        super().__init__(None, None, "ndjson")
         self.connection = connection
-        self.next_id = 1
-        self.notifications = []
 
     def send(self, message):
         self.connection.send(message.decode() if isinstance(message, bytes) else json.dumps(message))
@@ -70,45 +69,6 @@ class WebSocketPeer:
             return json.loads(self.connection.recv(timeout=timeout))
         except (TimeoutError, ConnectionClosed):
             return None
-
-    def request(self, method, params=None, timeout=TIMEOUT):
-        request_id = self.next_id
-        self.next_id += 1
-        message = {"jsonrpc": "2.0", "id": request_id, "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
-        return self.reply_to(request_id, timeout)
-
-    def reply_to(self, request_id, timeout=TIMEOUT):
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self.receive(max(0.0, deadline - time.monotonic()))
-            assert message is not None, f"no reply to request {request_id}"
-            if "method" in message:
-                self.notifications.append(message)
-                continue
-            if message.get("id") == request_id:
-                return message
-
-    def result(self, method, params=None, timeout=TIMEOUT):
-        reply = self.request(method, params, timeout)
-        assert "result" in reply, reply
-        return reply["result"]
-
-    def notify(self, method, params=None):
-        message = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            message["params"] = params
-        self.send(message)
-
-    def initialize(self, encodings=None):
-        params = {"clientInfo": {"name": "web-tests"}}
-        if encodings is not None:
-            params["capabilities"] = {"general": {"positionEncodings": encodings}}
-        result = self.result("initialize", params)
-        self.notify("initialized", {})
-        return result
 
     def close(self):
         self.connection.close()
