@@ -1,5 +1,6 @@
 import QuarryClient
 import QuarryJSON
+import QuarryProtocol
 
 /// The session tools. `quarry mcp` attaches to a session like any frontend
 /// (openSession), so it hears the session's `resultsUpdated` and its changes
@@ -73,7 +74,7 @@ extension ToolRunner {
     func noSession(_ session: String, extra: String = "") throws -> ToolFailure {
         let names = (try daemon("listSessions", [:])["sessions"]?.arrayValue ?? []).compactMap { $0["session"]?.stringValue }
         var message = "no session is named `\(session)`."
-        if let closest = ClosestName.closest(to: session, among: names) { message += " Did you mean `\(closest)`?" }
+        if let closest = NameSuggestion.closest(to: session, among: names) { message += " Did you mean `\(closest)`?" }
         message += names.isEmpty ? " There are no sessions." : " The sessions are: \(names.joined(separator: ", "))."
         return ToolFailure(message + extra)
     }

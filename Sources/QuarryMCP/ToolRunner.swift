@@ -131,7 +131,8 @@ public final class ToolRunner {
         if let index, parameter == "index" || parameter.hasSuffix(".index") || response.message.contains("does not exist") {
             let names = ((try? daemon("listIndices", [:]))?["items"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
             var message = "index `\(index)` does not exist."
-            if let closest = ClosestName.closest(to: index, among: names) { message += " Did you mean `\(closest)`?" }
+            // The daemon's own suggestion (protocol/README.md, -32602), the same rule for every client.
+            if let closest = response.data?["didYouMean"]?.stringValue { message += " Did you mean `\(closest)`?" }
             message += names.isEmpty ? " There are no indices yet." : " The indices are: \(names.joined(separator: ", "))."
             return ToolFailure(message)
         }

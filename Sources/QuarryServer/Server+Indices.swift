@@ -117,7 +117,7 @@ extension Server {
     /// (in the message and as `data.didYouMean`).
     private func suggestingIndex(_ error: ResponseError, for name: String) -> ResponseError {
         guard let names = try? backend.listIndices(memory: false).map(\.name),
-              let suggestion = IndexNameSuggestion.closest(to: name, among: names)
+              let suggestion = NameSuggestion.closest(to: name, among: names)
         else { return error }
         var suggested = error
         suggested.message += "; did you mean '\(suggestion)'?"

@@ -36,11 +36,6 @@ final class ReplyBudgetTests: XCTestCase {
         XCTAssertNil(compacted["_highlightResult"])
     }
 
-    func testClosestNameSuggestsATypoFix() {
-        XCTAssertEqual(ClosestName.closest(to: "talk", among: ["people", "talks"]), "talks")
-        XCTAssertNil(ClosestName.closest(to: "zzzzzz", among: ["talks"]))
-    }
-
     func testTheTextSummaryIsCutAtALine() {
         let text = (1...500).map { "line \($0)" }.joined(separator: "\n")
         let short = ToolRunner.shortened(text)

@@ -1,9 +1,10 @@
-/// "Did you mean": the existing index closest to a name that does not exist, so that a typo is
-/// answered with the name meant, in every client (`data.didYouMean`, protocol/README.md).
-enum IndexNameSuggestion {
+/// "Did you mean": the existing name (an index, a session) closest to one that does not exist, so that
+/// a typo is answered with the name meant, by the daemon (`data.didYouMean`, protocol/README.md) and by
+/// the edges that name things themselves (`quarry mcp`'s sessions).
+public enum NameSuggestion {
     /// The name within a few edits of `missing` (a third of its length, at least 1, at most 3), the
     /// closest first and, among equals, the first in byte order; nil when none is that close.
-    static func closest(to missing: String, among names: [String]) -> String? {
+    public static func closest(to missing: String, among names: [String]) -> String? {
         let target = Array(missing.lowercased().unicodeScalars)
         let limit = min(3, max(1, target.count / 3))
         var best: (distance: Int, name: String)?
