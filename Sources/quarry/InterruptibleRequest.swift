@@ -24,6 +24,7 @@ func interruptibleRequest(
         Log.standardError.write(afterProgress + "quarry \(command): interrupted again; stopped waiting (the daemon cancels the request of a client that is gone)")
         throw ExitCode(128 + signal)
     } catch {
+        // Not dead: without this clause Swift 6.3 crashes compiling the typed catches above.
         throw error
     }
 }
