@@ -37,7 +37,7 @@ struct FzfLines {
         } else if listed < nbHits {
             text = "\(listed) of \(nbHits) hits"
         } else {
-            text = nbHits == 1 ? "1 hit" : "\(nbHits) hits"
+            text = HitsRenderer.counted(nbHits)
         }
         return "-\t\(dim)\(text)\(reset)\t{}"
     }

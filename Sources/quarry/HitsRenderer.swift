@@ -30,7 +30,7 @@ struct HitsRenderer {
         if response["queryHasNoWords"]?.boolValue == true {
             lines.append("\(nbHits) hits: the query has no searchable words (emoji, symbols and punctuation are not indexed)")
         } else {
-            lines.append("\(nbHits) hits in \(time) ms")
+            lines.append("\(Self.counted(nbHits)) in \(time) ms")
         }
         for hit in hits {
             lines.append(line(for: hit))
@@ -122,5 +122,10 @@ struct HitsRenderer {
         case .color: text.replacing(preTag, with: "\u{1B}[1;33m").replacing(postTag, with: "\u{1B}[0m")
         case .none: text.replacing(preTag, with: "").replacing(postTag, with: "")
         }
+    }
+
+    /// "no hits", "1 hit", "2 hits", as the other frontends count.
+    static func counted(_ count: Int) -> String {
+        count == 0 ? "no hits" : count == 1 ? "1 hit" : "\(count) hits"
     }
 }

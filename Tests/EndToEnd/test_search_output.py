@@ -97,6 +97,13 @@ def test_every_hit_starts_with_its_title_even_when_only_tags_matched(talks):
     assert "2166\tThe ocean's green machines  |  tags: climate" in lines
 
 
+def test_the_count_line_says_1_hit_and_no_hits(talks):
+    """Issue 26's item 13 in the CLI too: the first line counts in English."""
+    assert quarry(talks, "search", "talks", "weather").stdout.splitlines()[0].startswith("1 hit in ")
+    assert quarry(talks, "search", "talks", "zzzzqqq").stdout.splitlines()[0].startswith("no hits in ")
+    assert quarry(talks, "search", "talks", "climate").stdout.splitlines()[0].split(" ")[1] == "hits"
+
+
 def test_the_facet_summary_says_how_many_more_values_there_are(daemon):
     records = [{"objectID": str(i), "name": f"talk {i}", "tags": [f"tag{i:03d}"]} for i in range(404)]
     quarry(daemon, "call", "saveObjects", json.dumps({"index": "many", "objects": records}))
