@@ -13,7 +13,3 @@ public enum WebAddressFile {
         if written == text.count { rename(temporary, path) } else { unlink(temporary) }
     }
 }
-
-extension String {
-    func trimmingCharacters(in set: String) -> String { self[...].trimmingCharacters(in: set) }
-}
