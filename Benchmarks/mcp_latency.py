@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
 import catalogue  # noqa: E402
+from rpc_roundtrip import connect  # noqa: E402
 
 SEARCHABLE = ["name", "brand", "description"]
 FACETS = ["brand", "categories.lvl0", "tags"]
@@ -67,20 +67,6 @@ class Lines:
         os.write(self.write_fd, json.dumps({"jsonrpc": "2.0", "method": method, "params": params}).encode() + b"\n")
 
 
-def connect(path, timeout=30):
-    deadline = time.monotonic() + timeout
-    while True:
-        sock = socket.socket(socket.AF_UNIX)
-        try:
-            sock.connect(path)
-            return sock
-        except OSError:
-            sock.close()
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-
-
 def queries(count, seed=11):
     """Queries of 1–3 real catalogue words, the last one a prefix, as an agent or a user types them."""
     words, _ = catalogue.vocabulary()
@@ -116,7 +102,7 @@ def main():
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         mcp = None
         try:
-            sock = connect(sock_path)
+            sock = connect(sock_path, timeout=30)
             direct = Lines(sock.fileno(), sock.fileno())
             direct.call("initialize", {"clientInfo": {"name": "mcp_latency"}})
             direct.notify("initialized", {})
