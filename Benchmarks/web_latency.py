@@ -39,8 +39,8 @@ SEARCHER = {"type": "hits", "index": "products", "hitsPerPage": 20,
             "facets": ["brand", "categories.lvl0", "tags", "price", "rating"]}
 
 
-class WebClient:
-    """The same calls as session_latency.Client, over a WebSocket."""
+class WebClient(Client):
+    """session_latency.Client over a WebSocket: its own `send` and `messages`, the same `wait` and `call`."""
 
     def __init__(self, url, key):
         self.connection = connect(url, additional_headers={"Authorization": "Bearer " + key}, max_size=None,
@@ -53,21 +53,9 @@ class WebClient:
         self.connection.send(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}))
         return self.next_id
 
-    def wait(self, predicate):
-        while True:
-            for index, message in enumerate(self.pending):
-                if predicate(message):
-                    del self.pending[index]
-                    return message
-            message = json.loads(self.connection.recv())
-            self.pending.extend(message if isinstance(message, list) else [message])
-
-    def call(self, method, params=None):
-        request_id = self.send(method, params or {})
-        reply = self.wait(lambda m: m.get("id") == request_id)
-        if "error" in reply:
-            raise RuntimeError(f"{method}: {reply['error']}")
-        return reply["result"]
+    def messages(self):
+        message = json.loads(self.connection.recv())
+        return message if isinstance(message, list) else [message]
 
 
 class RawWebClient(WebClient):
@@ -109,26 +97,22 @@ class RawWebClient(WebClient):
         data, self.buffer = self.buffer[:count], self.buffer[count:]
         return data
 
-    def wait(self, predicate):
-        while True:
-            for index, message in enumerate(self.pending):
-                if predicate(message):
-                    del self.pending[index]
-                    return message
-            first, second = self._read(2)
-            length = second & 0x7F
-            if length == 126:
-                length = struct.unpack("!H", self._read(2))[0]
-            elif length == 127:
-                length = struct.unpack("!Q", self._read(8))[0]
-            payload = self._read(length)
-            if first & 0x0F == 0x9:  # ping: answer, as a browser does
-                self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
-                continue
-            if first & 0x0F != 0x1:
-                continue
-            message = json.loads(payload)
-            self.pending.extend(message if isinstance(message, list) else [message])
+    def messages(self):
+        """The messages of the next frame: none for a ping (answered, as a browser does) or a control frame."""
+        first, second = self._read(2)
+        length = second & 0x7F
+        if length == 126:
+            length = struct.unpack("!H", self._read(2))[0]
+        elif length == 127:
+            length = struct.unpack("!Q", self._read(8))[0]
+        payload = self._read(length)
+        if first & 0x0F == 0x9:
+            self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+            return []
+        if first & 0x0F != 0x1:
+            return []
+        message = json.loads(payload)
+        return message if isinstance(message, list) else [message]
 
 
 def keystroke(client, session, text):
