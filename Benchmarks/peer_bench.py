@@ -427,6 +427,7 @@ def run(args):
     line("segments after loading", [str(q["segments"]) for q in runs.values()], "")
     line("peak RSS while loading, MiB", [f"{q['load_peak']:.0f}" for q in runs.values()], "")
     line("stop after loading (final merge and save), s", [f"{q['stop_s']:.1f}" for q in runs.values()], "")
+    line("restarted: segments served", [str(q["memory"]["segments"]) for q in runs.values()], "")
     line("restarted: RSS after open → after the passes, MiB", [f"{q['rss_open']:.0f} → {q['rss']:.0f}" for q in runs.values()],
          f"{p_rss:.0f} (process growth)")
     line("restarted: heap / mapped, MiB", [f"{q['anon']:.0f} / {q['file']:.0f}" for q in runs.values()], "")

@@ -134,14 +134,16 @@ final class EngineIndex: Sendable {
                     break
                 }
                 let merge = index.merging(range)
-                let swapped = store.withLock { _ in
-                    current.withLock { views -> UInt64? in
-                        guard let view = views.view(key), let rebased = view.index.rebasing(merge) else { return nil }
-                        var updated = view
-                        updated.index = rebased
+                // Under the write lock no write can replace the view, so the carrying over runs outside
+                // `current`'s lock, which searches take.
+                let swapped = store.withLock { _ -> UInt64? in
+                    guard let view = self.views.view(key), let rebased = view.index.rebasing(merge) else { return nil }
+                    var updated = view
+                    updated.index = rebased
+                    current.withLock { views in
                         if let key { views.replicas[key] = updated } else { views.primary = updated }
-                        return view.generation
                     }
+                    return view.generation
                 }
                 guard let generation = swapped else {
                     pending = true
