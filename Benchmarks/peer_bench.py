@@ -53,6 +53,13 @@ def rss_mib(pid, field="VmRSS"):
     return 0.0
 
 
+def cpu_seconds(pid):
+    """User and system CPU time of a process, all its threads: what indexing costs, whatever else the cores run."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def disk_mib(path):
     total = 0
     for root, _, files in os.walk(path):
@@ -233,7 +240,7 @@ def quarry_load(args, mode, records, lines, tmp):
     daemon = Daemon(args.binary, data, os.path.join(tmp, f"q-{mode}.sock"))
     settings = {"searchableAttributes": SEARCHABLE, "attributesForFaceting": FACETS, "customRanking": ["desc(popularity)"]}
     if mode == "import":
-        began = time.monotonic()
+        began, cpu = time.monotonic(), cpu_seconds(daemon.process.pid)
         daemon.call("importFile", {"index": "products", "path": records, "settings": settings})
     else:
         size = int(mode[len("batch"):])
@@ -241,12 +248,12 @@ def quarry_load(args, mode, records, lines, tmp):
         # The request bodies are made before the clock starts, as the peer's documents are parsed before its clock.
         requests = [b'{"jsonrpc":"2.0","id":%d,"method":"saveObjects","params":{"index":"products","objects":[' % (n + 1000)
                     + b",".join(lines[i:i + size]) + b"]}}\n" for n, i in enumerate(range(0, len(lines), size))]
-        began = time.monotonic()
+        began, cpu = time.monotonic(), cpu_seconds(daemon.process.pid)
         for request in requests:
             daemon.call_raw(request)
         del requests
     index_s = time.monotonic() - began
-    figures = {"mode": mode, "rate": args.count / index_s}
+    figures = {"mode": mode, "rate": args.count / index_s, "cpu_rate": args.count / max(0.01, cpu_seconds(daemon.process.pid) - cpu)}
     figures["segments"] = daemon.call("listIndices", {"memory": True})["items"][0]["memory"]["segments"]
     figures["load_peak"] = rss_mib(daemon.process.pid, "VmHWM")
     began = time.monotonic()
@@ -367,7 +374,7 @@ def run(args):
         # Quarry's own figures first, so a failing peer does not lose them.
         for mode in args.modes.split(","):
             q = runs[mode] = quarry_load(args, mode, records, lines, tmp)
-            print(f"quarry {mode}: {q['rate']:,.0f} docs/s, {q['segments']} segment(s) after loading, peak "
+            print(f"quarry {mode}: {q['rate']:,.0f} docs/s ({q['cpu_rate']:,.0f} per CPU second), {q['segments']} segment(s) after loading, peak "
                   f"{q['load_peak']:.0f} MiB while loading, stop {q['stop_s']:.1f} s; restarted: RSS {q['rss_open']:.0f} → "
                   f"{q['rss']:.0f} MiB (heap {q['anon']:.0f}, mapped {q['file']:.0f}), peak {q['peak']:.0f} MiB; first pass "
                   f"{ms(q['cold'], 0.5):.2f}/{ms(q['cold'], 0.99):.2f} ms, second {ms(q['second'], 0.5):.2f}/"
@@ -387,9 +394,10 @@ def run(args):
         baseline = rss_mib(os.getpid())
         peer = Peer(peer_dir)
         documents = peer.documents(lines)
-        began = time.monotonic()
+        began, cpu = time.monotonic(), time.process_time()
         peer.load(documents)
         p_index_s = time.monotonic() - began
+        p_cpu_rate = args.count / max(0.01, time.process_time() - cpu)
         del peer, documents
         began = time.monotonic()
         peer = reopen_peer(peer_dir)
@@ -424,6 +432,7 @@ def run(args):
     def line(label, values, peer_value=""):
         print(f"| {label} | " + " | ".join(values) + f" | {peer_value} |")
     line("indexing, docs/s", [f"{q['rate']:,.0f}" for q in runs.values()], f"{args.count / p_index_s:,.0f}")
+    line("indexing, docs per CPU second (all threads)", [f"{q['cpu_rate']:,.0f}" for q in runs.values()], f"{p_cpu_rate:,.0f}")
     line("segments after loading", [str(q["segments"]) for q in runs.values()], "")
     line("peak RSS while loading, MiB", [f"{q['load_peak']:.0f}" for q in runs.values()], "")
     line("stop after loading (final merge and save), s", [f"{q['stop_s']:.1f}" for q in runs.values()], "")
