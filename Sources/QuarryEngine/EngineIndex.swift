@@ -199,10 +199,10 @@ final class EngineIndex: Sendable {
     /// the last write, so that the next open serves one mapped segment without merging beside the first
     /// searches), writes each view's file that is behind, then (with `serveFromFile`) serves each saved
     /// view from its file. Runs on the engine's persistence queue only, so two writers never race on a
-    /// file. Returns true when a merge was put off because writes kept coming.
+    /// file. Returns true when a merge was put off because writes kept coming (and every save succeeded).
     @discardableResult
     func persistNow(serveFromFile: Bool = true, closing: Bool = false, log: @Sendable (String) -> Void) -> Bool {
-        let mergeDue = compactIfNeeded(quietOnly: !closing)
+        var mergeDue = compactIfNeeded(quietOnly: !closing)
         // `due` is the only reference this function keeps to the views, so dropping it frees them.
         var due: [(key: String, snapshot: EngineIndexSnapshot)] = {
             let views = self.views
@@ -227,6 +227,7 @@ final class EngineIndex: Sendable {
                 if serveFromFile { self.serveFromFile(key.isEmpty ? nil : key, snapshot, path: path, log: log) }
             } catch {
                 log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")
+                mergeDue = false  // a merge put off waits for the next write rather than retry saves that fail
             }
         }
         #if canImport(Glibc)
