@@ -53,6 +53,13 @@ def rss_mib(pid, field="VmRSS"):
     return 0.0
 
 
+def cpu_seconds(pid):
+    """User and system CPU time of a process, all its threads: what indexing costs, whatever else the cores run."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def disk_mib(path):
     total = 0
     for root, _, files in os.walk(path):
@@ -93,10 +100,30 @@ class Daemon:
         self.call("initialize", {})
         return time.monotonic() - began
 
+    @classmethod
+    def connect(cls, path):
+        """Another connection to a running daemon (a second frontend or writer)."""
+        client = cls.__new__(cls)
+        client.path, client.process = path, None
+        client.sock = socket.socket(socket.AF_UNIX)
+        client.sock.connect(path)
+        client.buffer, client.next_id = b"", 0
+        client.call("initialize", {})
+        return client
+
     def call(self, method, params, timeout=3600):
         self.next_id += 1
         self.sock.sendall(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method,
                                       "params": params}).encode() + b"\n")
+        return self.reply(method, timeout)
+
+    def call_raw(self, request, timeout=3600):
+        """Sends a request already encoded (with its own id) and waits for its reply."""
+        self.next_id = int(request[request.index(b'"id":') + 5:request.index(b",", request.index(b'"id":'))])
+        self.sock.sendall(request)
+        return self.reply("request", timeout)
+
+    def reply(self, method, timeout):
         self.sock.settimeout(timeout)
         while True:
             newline = self.buffer.find(b"\n")
@@ -136,16 +163,22 @@ class Peer:
         self.directory = directory
         self.index = tantivy.Index(self.schema, path=directory)
 
-    def load(self, path):
-        writer = self.index.writer(heap_size=256 << 20, num_threads=2)
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                record = json.loads(line)
-                document = {"objectID": record["objectID"], "name": record["name"], "brand": record["brand"],
-                            "description": record["description"], "record": line.rstrip("\n"),
-                            "f_brand": record["brand"], "f_categories.lvl0": record["categories"]["lvl0"],
-                            "f_tags": record["tags"]}
-                writer.add_document(self.tantivy.Document(**document))
+    def documents(self, lines):
+        """The records parsed into tantivy documents, before the clock starts (Quarry's requests are made before too)."""
+        documents = []
+        for line in lines:
+            record = json.loads(line)
+            documents.append(self.tantivy.Document(
+                objectID=record["objectID"], name=record["name"], brand=record["brand"],
+                description=record["description"], record=line.decode(), f_brand=record["brand"],
+                **{"f_categories.lvl0": record["categories"]["lvl0"], "f_tags": record["tags"]}))
+        return documents
+
+    def load(self, documents):
+        # Tantivy's defaults, as its users run it: the writer picks its threads and splits its 128 MB heap.
+        writer = self.index.writer()
+        for document in documents:
+            writer.add_document(document)
         writer.commit()
         writer.wait_merging_threads()
         self.index.reload()
@@ -163,7 +196,8 @@ class Peer:
         clauses = []
         for position, word in enumerate(words):
             last = position == len(words) - 1 and not text.endswith(" ")
-            per_field = [(Occur.Should, t.Query.regex_query(self.schema, field, re.escape(word) + ".*") if last
+            # The last word as a prefix automaton over the term dictionary, as a Tantivy user writes it.
+            per_field = [(Occur.Should, t.Query.fuzzy_term_query(self.schema, field, word, distance=0, prefix=True) if last
                           else t.Query.term_query(self.schema, field, word)) for field in SEARCHABLE]
             clauses.append((Occur.Must, t.Query.boolean_query(per_field)))
         return t.Query.boolean_query(clauses)
@@ -199,6 +233,116 @@ def quarry_keystroke(daemon, text, typos):
     return time.perf_counter() - began, result
 
 
+def quarry_load(args, mode, records, lines, tmp):
+    """Loads the catalogue into a fresh daemon by `mode` (import, or batchN: saveObjects in batches of N sent as a
+    client sends them, one request after another, each waiting for its reply), restarts it, and types the passes."""
+    data = os.path.join(tmp, "data-" + mode)
+    daemon = Daemon(args.binary, data, os.path.join(tmp, f"q-{mode}.sock"))
+    settings = {"searchableAttributes": SEARCHABLE, "attributesForFaceting": FACETS, "customRanking": ["desc(popularity)"]}
+    if mode == "import":
+        began, cpu = time.monotonic(), cpu_seconds(daemon.process.pid)
+        daemon.call("importFile", {"index": "products", "path": records, "settings": settings})
+    else:
+        size = int(mode[len("batch"):])
+        daemon.call("setSettings", {"index": "products", "settings": settings})
+        # The request bodies are made before the clock starts, as the peer's documents are parsed before its clock.
+        requests = [b'{"jsonrpc":"2.0","id":%d,"method":"saveObjects","params":{"index":"products","objects":[' % (n + 1000)
+                    + b",".join(lines[i:i + size]) + b"]}}\n" for n, i in enumerate(range(0, len(lines), size))]
+        began, cpu = time.monotonic(), cpu_seconds(daemon.process.pid)
+        for request in requests:
+            daemon.call_raw(request)
+        del requests
+    index_s = time.monotonic() - began
+    figures = {"mode": mode, "rate": args.count / index_s, "cpu_rate": args.count / max(0.01, cpu_seconds(daemon.process.pid) - cpu)}
+    figures["segments"] = daemon.call("listIndices", {"memory": True})["items"][0]["memory"]["segments"]
+    figures["load_peak"] = rss_mib(daemon.process.pid, "VmHWM")
+    began = time.monotonic()
+    daemon.stop()
+    figures["stop_s"] = time.monotonic() - began
+    figures["reopen_ms"] = daemon.start() * 1000
+    pid = daemon.process.pid
+    figures["rss_open"] = rss_mib(pid)
+    cold = [quarry_keystroke(daemon, text, False)[0] for text in TYPED]
+    warm, results = [], {}
+    second = None
+    for _ in range(args.passes):
+        times = []
+        for text in TYPED:
+            seconds, result = quarry_keystroke(daemon, text, False)
+            times.append(seconds)
+            results[text] = result
+        second = second or times
+        warm += times
+    figures["typo"] = [quarry_keystroke(daemon, text, True)[0] for text in TYPED]
+    figures.update(cold=cold, second=second, warm=warm, results=results, rss=rss_mib(pid),
+                   anon=rss_mib(pid, "RssAnon"), file=rss_mib(pid, "RssFile"), peak=rss_mib(pid, "VmHWM"),
+                   memory=daemon.call("listIndices", {"memory": True})["items"][0]["memory"])
+    if args.mixed and mode == args.mixed_mode:
+        figures["mixed"] = mixed_run(args, daemon, lines)
+    daemon.stop()
+    figures["disk"] = disk_mib(data)
+    figures["sqlite"] = disk_mib_of(data, "records.sqlite")
+    shutil.rmtree(data, ignore_errors=True)
+    return figures
+
+
+def mixed_run(args, daemon, lines):
+    """10 frontends typing on their own connections while one writer streams saveObjects batches of 1,000 new
+    records at full speed; then the same frontends for as long again with the writer stopped (idle)."""
+    import threading
+    stream = [line.replace(b'"objectID": "', b'"objectID": "mixed-', 1) for line in lines[:args.mixed]]
+    requests = [b'{"jsonrpc":"2.0","id":%d,"method":"saveObjects","params":{"index":"products","objects":[' % (n + 1)
+                + b",".join(stream[i:i + 1000]) + b"]}}\n" for n, i in enumerate(range(0, len(stream), 1000))]
+    stop = threading.Event()
+
+    def typist(k, out):
+        client = Daemon.connect(daemon.path)
+        position = k * 37
+        while not stop.is_set():
+            out.append(quarry_keystroke(client, TYPED[position % len(TYPED)], False)[0])
+            position += 1
+        client.sock.close()
+
+    def phase(write):
+        stop.clear()
+        keys = [[] for _ in range(10)]
+        threads = [threading.Thread(target=typist, args=(k, keys[k])) for k in range(10)]
+        for thread in threads:
+            thread.start()
+        writes = []
+        began = time.monotonic()
+        if write:
+            writer = Daemon.connect(daemon.path)
+            for request in requests:
+                t = time.perf_counter()
+                writer.call_raw(request)
+                writes.append(time.perf_counter() - t)
+            writer.sock.close()
+        else:
+            time.sleep(args.idle_seconds)
+        seconds = time.monotonic() - began
+        stop.set()
+        for thread in threads:
+            thread.join()
+        return [x for k in keys for x in k], writes, seconds
+
+    idle, _, _ = phase(False)
+    keys, writes, seconds = phase(True)
+    return {"idle": idle, "keys": keys, "writes": writes, "write_rate": len(stream) / seconds}
+
+
+def disk_mib_of(path, name):
+    total = 0
+    for root, _, files in os.walk(path):
+        for file in files:
+            if file.startswith(name):
+                total += os.path.getsize(os.path.join(root, file))
+    return total / (1 << 20)
+
+
+TYPED = []
+
+
 def run(args):
     with tempfile.TemporaryDirectory(prefix="qpeer", dir="/tmp") as tmp:
         records = args.catalogue or os.path.join(tmp, "catalogue.ndjson")
@@ -218,47 +362,43 @@ def run(args):
                     if len(vocabulary) < 3000:
                         vocabulary.update(w for w in record["name"].lower().split() if PLAIN.match(w))
         raw_mib = os.path.getsize(records) / (1 << 20)
-        typed = keystrokes(sorted(vocabulary), args.keystrokes)
+        TYPED.extend(keystrokes(sorted(vocabulary), args.keystrokes))
+        typed = TYPED
         print(f"catalogue: {args.count} records, {raw_mib:.0f} MiB of NDJSON "
-              f"({os.path.getsize(records) / args.count:.0f} B a record); {len(typed)} keystrokes a pass")
-
-        data = os.path.join(tmp, "data")
-        daemon = Daemon(args.binary, data, os.path.join(tmp, "q.sock"))
-        began = time.monotonic()
-        daemon.call("importFile", {"index": "products", "path": records, "settings": {
-            "searchableAttributes": SEARCHABLE, "attributesForFaceting": FACETS, "customRanking": ["desc(popularity)"]}})
-        q_index_s = time.monotonic() - began
-        daemon.stop()
-        q_reopen = daemon.start()
-        q_rss_open = rss_mib(daemon.process.pid)
-        q_cold = [quarry_keystroke(daemon, text, False)[0] for text in typed]
-        q_warm, q_results = [], {}
-        for _ in range(args.passes):
-            for text in typed:
-                seconds, result = quarry_keystroke(daemon, text, False)
-                q_warm.append(seconds)
-                q_results[text] = result
-        q_typo = [quarry_keystroke(daemon, text, True)[0] for text in typed]
-        q_rss = rss_mib(daemon.process.pid)
-        q_rss_parts = (rss_mib(daemon.process.pid, "RssAnon"), rss_mib(daemon.process.pid, "RssFile"))
-        q_memory = daemon.call("listIndices", {"memory": True})["items"][0]["memory"]
-        daemon.stop()
-        q_disk = disk_mib(data)
+              f"({os.path.getsize(records) / args.count:.0f} B a record); {len(typed)} keystrokes a pass; "
+              f"load average {os.getloadavg()[0]:.2f}", flush=True)
+        with open(records, "rb") as f:
+            lines = [line.rstrip(b"\n") for line in f]
         ms = lambda values, p: percentile(values, p) * 1000
+        runs = {}
         # Quarry's own figures first, so a failing peer does not lose them.
-        print(f"quarry: import {args.count / q_index_s:,.0f} docs/s, disk {q_disk:.0f} MiB, RSS {q_rss_open:.0f} MiB "
-              f"after reopen and {q_rss:.0f} MiB after the passes (heap {q_rss_parts[0]:.0f}, mapped files {q_rss_parts[1]:.0f}), reopen {q_reopen * 1000:.0f} ms, warm p50/p99 "
-              f"{ms(q_warm, 0.5):.2f}/{ms(q_warm, 0.99):.2f} ms, first pass {ms(q_cold, 0.5):.2f}/{ms(q_cold, 0.99):.2f} ms",
-              flush=True)
+        for mode in args.modes.split(","):
+            q = runs[mode] = quarry_load(args, mode, records, lines, tmp)
+            print(f"quarry {mode}: {q['rate']:,.0f} docs/s ({q['cpu_rate']:,.0f} per CPU second), {q['segments']} segment(s) after loading, peak "
+                  f"{q['load_peak']:.0f} MiB while loading, stop {q['stop_s']:.1f} s; restarted: RSS {q['rss_open']:.0f} → "
+                  f"{q['rss']:.0f} MiB (heap {q['anon']:.0f}, mapped {q['file']:.0f}), peak {q['peak']:.0f} MiB; first pass "
+                  f"{ms(q['cold'], 0.5):.2f}/{ms(q['cold'], 0.99):.2f} ms, second {ms(q['second'], 0.5):.2f}/"
+                  f"{ms(q['second'], 0.99):.2f} ms; disk {q['disk']:.0f} MiB (records {q['sqlite']:.0f}); "
+                  f"load average {os.getloadavg()[0]:.2f}", flush=True)
+            if "mixed" in q:
+                m = q["mixed"]
+                print(f"quarry {mode} mixed: idle keystrokes p50/p99 {ms(m['idle'], 0.5):.2f}/{ms(m['idle'], 0.99):.2f} ms "
+                      f"({len(m['idle'])}); while a writer streams batches of 1,000: keystrokes "
+                      f"{ms(m['keys'], 0.5):.2f}/{ms(m['keys'], 0.99):.2f} ms ({len(m['keys'])}), batches "
+                      f"{ms(m['writes'], 0.5):.1f}/{ms(m['writes'], 0.99):.1f} ms, {m['write_rate']:,.0f} docs/s", flush=True)
+        first = runs[args.modes.split(",")[0]]
+        q_results = first["results"]
 
         peer_dir = os.path.join(tmp, "tantivy")
         os.mkdir(peer_dir)
         baseline = rss_mib(os.getpid())
         peer = Peer(peer_dir)
-        began = time.monotonic()
-        peer.load(records)
+        documents = peer.documents(lines)
+        began, cpu = time.monotonic(), time.process_time()
+        peer.load(documents)
         p_index_s = time.monotonic() - began
-        del peer
+        p_cpu_rate = args.count / max(0.01, time.process_time() - cpu)
+        del peer, documents
         began = time.monotonic()
         peer = reopen_peer(peer_dir)
         p_reopen = time.monotonic() - began
@@ -287,18 +427,30 @@ def run(args):
         ratio = quarry / peer if peer else float("nan")
         print(f"| {label} | {fmt.format(quarry)} {unit} | {fmt.format(peer)} {unit} | {ratio:.2f}× |")
 
-    print("\n| | Quarry (daemon) | Tantivy (in process) | Quarry / Tantivy |\n|---|---|---|---|")
-    row("indexing rate", args.count / q_index_s, args.count / p_index_s, "docs/s", "{:,.0f}")
-    row("index on disk", q_disk, p_disk, "MiB")
-    row("serving RSS after the passes", q_rss, p_rss, "MiB")
-    print(f"| Quarry RSS right after reopening | {q_rss_open:.1f} MiB | | |")
-    print(f"| Quarry RSS after the passes: heap / mapped files | {q_rss_parts[0]:.1f} / {q_rss_parts[1]:.1f} MiB | | |")
-    row("reopen", q_reopen * 1000, p_reopen * 1000, "ms")
-    row("keystroke p50, warm", ms(q_warm, 0.5), ms(p_warm, 0.5), "ms", "{:.2f}")
-    row("keystroke p99, warm", ms(q_warm, 0.99), ms(p_warm, 0.99), "ms", "{:.2f}")
-    row("keystroke p50, first pass after reopen", ms(q_cold, 0.5), ms(p_cold, 0.5), "ms", "{:.2f}")
-    row("keystroke p99, first pass after reopen", ms(q_cold, 0.99), ms(p_cold, 0.99), "ms", "{:.2f}")
-    print("\nQuarry's serving memory by structure (`listIndices` with `memory: true`, after the passes):\n")
+    print(f"\nload average after the run: {os.getloadavg()}")
+    print("\n| | " + " | ".join(f"Quarry {m}" for m in runs) + " | Tantivy |\n|---|" + "---|" * (len(runs) + 1))
+    def line(label, values, peer_value=""):
+        print(f"| {label} | " + " | ".join(values) + f" | {peer_value} |")
+    line("indexing, docs/s", [f"{q['rate']:,.0f}" for q in runs.values()], f"{args.count / p_index_s:,.0f}")
+    line("indexing, docs per CPU second (all threads)", [f"{q['cpu_rate']:,.0f}" for q in runs.values()], f"{p_cpu_rate:,.0f}")
+    line("segments after loading", [str(q["segments"]) for q in runs.values()], "")
+    line("peak RSS while loading, MiB", [f"{q['load_peak']:.0f}" for q in runs.values()], "")
+    line("stop after loading (final merge and save), s", [f"{q['stop_s']:.1f}" for q in runs.values()], "")
+    line("restarted: segments served", [str(q["memory"]["segments"]) for q in runs.values()], "")
+    line("restarted: RSS after open → after the passes, MiB", [f"{q['rss_open']:.0f} → {q['rss']:.0f}" for q in runs.values()],
+         f"{p_rss:.0f} (process growth)")
+    line("restarted: heap / mapped, MiB", [f"{q['anon']:.0f} / {q['file']:.0f}" for q in runs.values()], "")
+    line("restarted: peak RSS, MiB", [f"{q['peak']:.0f}" for q in runs.values()], "")
+    line("first pass after restart p50 / p99, ms", [f"{ms(q['cold'], 0.5):.2f} / {ms(q['cold'], 0.99):.2f}" for q in runs.values()],
+         f"{ms(p_cold, 0.5):.2f} / {ms(p_cold, 0.99):.2f}")
+    line("second pass p50 / p99, ms", [f"{ms(q['second'], 0.5):.2f} / {ms(q['second'], 0.99):.2f}" for q in runs.values()],
+         f"{ms(p_warm, 0.5):.2f} / {ms(p_warm, 0.99):.2f} (warm passes)")
+    line("on disk (records), MiB", [f"{q['disk']:.0f} ({q['sqlite']:.0f})" for q in runs.values()], f"{p_disk:.0f}")
+    line("reopen, ms", [f"{q['reopen_ms']:.0f}" for q in runs.values()], f"{p_reopen * 1000:.0f}")
+    q_warm, q_rss, q_memory = first["warm"], first["rss"], first["memory"]
+    q_rss_parts = (first["anon"], first["file"])
+    q_typo = first["typo"]
+    print(f"\nQuarry's serving memory by structure ({args.modes.split(',')[0]}; `listIndices` with `memory: true`, after the passes):\n")
     print("| structure | MiB | share of RSS |\n|---|---|---|")
     for name, size in sorted(q_memory["structures"].items(), key=lambda item: -item[1]):
         print(f"| {name} | {size / (1 << 20):.1f} | {size / (1 << 20) / q_rss:.0%} |")
@@ -358,6 +510,12 @@ def main():
     parser.add_argument("--catalogue", help="an NDJSON file from catalogue.py to use instead of generating one")
     parser.add_argument("--keystrokes", type=int, default=300)
     parser.add_argument("--passes", type=int, default=2, help="warm passes")
+    parser.add_argument("--modes", default="import,batch5000,batch1000",
+                        help="how Quarry is loaded, each into a fresh daemon: import (importFile) and batchN (saveObjects, N a batch)")
+    parser.add_argument("--mixed", type=int, default=50_000,
+                        help="records the writer streams in the mixed run (0: no mixed run)")
+    parser.add_argument("--mixed-mode", default="import", help="the loaded index the mixed run writes to")
+    parser.add_argument("--idle-seconds", type=float, default=5.0, help="how long the mixed run's frontends type with no writer")
     parser.add_argument("--engine-bench", help="engine-bench binary (swift build -c release --package-path Benchmarks): "
                         "also time the same keystrokes on the engine in process")
     args = parser.parse_args()

@@ -2,6 +2,10 @@ import OrderedCollections
 import QuarryJSON
 
 extension Engine {
+    /// From this many records a `saveObjects` builds its segments beside the store (`EngineImportBuild`);
+    /// below, starting the build threads would cost more than they save.
+    static let batchBuildThreshold = 256
+
     /// Adds or replaces records by objectID (generated when missing); creates
     /// the index on first write. One transaction: all records or none.
     public func saveObjects(_ objects: [JSONObject], index name: String) throws(EngineError) -> WriteReceipt {
@@ -10,7 +14,20 @@ extension Engine {
         for (offset, object) in objects.enumerated() {
             prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
         }
-        let outcome = try performWrite(index: name, create: true) { (store, before) throws(EngineError) in
+        let outcome = try performWrite(index: name, create: true) { (store, before) throws(EngineError) -> ((), EngineIndexChange) in
+            // A large batch is indexed as an import is: each view's segment is built on a thread of its own
+            // while the records are stored (the same segments and merges as `.update` makes).
+            if prepared.count >= Self.batchBuildThreshold, let build = try EngineImportBuild(store: store, before: before) {
+                do throws(EngineError) {
+                    for (objectID, record) in prepared {
+                        build.add(docID: try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record))), record: record)
+                    }
+                } catch {
+                    build.abandon()
+                    throw error
+                }
+                return ((), .building(build))
+            }
             var upserts: OrderedDictionary<DocID, JSONObject> = [:]
             for (objectID, record) in prepared {
                 let id = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record)))

@@ -80,7 +80,7 @@ public final class Engine: Sendable {
             }
             persistQueue.sync {
                 for index in indices {
-                    index.persistNow(serveFromFile: false, log: log)
+                    index.persistNow(serveFromFile: false, closing: true, log: log)
                     index.close()
                 }
             }

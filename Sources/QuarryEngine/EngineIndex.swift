@@ -103,22 +103,60 @@ final class EngineIndex: Sendable {
 
     // MARK: Derived files
 
-    /// Merges the segments that writes piled up, off the write path (on the
-    /// persistence queue). The compacted index is swapped in only if no write
-    /// replaced the view meanwhile; otherwise the next save tries again.
-    func compactIfNeeded() {
+    /// Merges the segments that writes piled up, off the write path (on the persistence queue; the merge
+    /// policy is in ARCHITECTURE.md, "Segments and merges"): tiered merges of a few segments at a time
+    /// while writes stream (`SearchIndex.backgroundMerge`), and all of a view's segments into one when
+    /// `needsCompaction` and, with `quietOnly`, no write came since its file was last saved (a full merge
+    /// under a stream of batches would fold segments the writes are still folding, and be dropped).
+    /// Searches read the old segments until the merged one is swapped in, under the write lock so that
+    /// no write in flight swaps its view over it; the merge is carried over to the writes made meanwhile
+    /// (`SearchIndex.rebasing`). The view's file is then marked behind, so that the next save writes the
+    /// merged segment and serves it mapped from its file like an imported one. Returns true when a merge
+    /// is still due.
+    @discardableResult
+    func compactIfNeeded(quietOnly: Bool = false) -> Bool {
         let views = self.views
-        var due: [(key: String?, snapshot: EngineIndexSnapshot)] = [(nil, views.primary)]
-        due += views.replicas.map { ($0.key, $0.value) }
-        for (key, snapshot) in due where snapshot.index.needsCompaction {
-            let compacted = snapshot.index.compacted()
-            current.withLock { views in
-                guard views.view(key)?.generation == snapshot.generation else { return }
-                var updated = snapshot
-                updated.index = compacted
-                if let key { views.replicas[key] = updated } else { views.primary = updated }
+        let keys: [String?] = [nil] + views.replicas.keys.map { $0 }
+        let saved = persisted.withLock { $0.generations }
+        var pending = false
+        for key in keys {
+            for _ in 0..<8 {
+                guard let snapshot = self.views.view(key) else { break }
+                let index = snapshot.index
+                let range: Range<Int>
+                let quiet = !quietOnly || saved[key ?? ""] == snapshot.generation
+                if index.needsCompaction && quiet {
+                    range = 0..<index.segments.count
+                } else if let tiered = index.backgroundMerge() {
+                    range = tiered
+                } else {
+                    pending = pending || index.needsCompaction
+                    break
+                }
+                let merge = index.merging(range)
+                // Under the write lock no write can replace the view, so the carrying over runs outside
+                // `current`'s lock, which searches take.
+                let swapped = store.withLock { _ -> UInt64? in
+                    guard let view = self.views.view(key), let rebased = view.index.rebasing(merge) else { return nil }
+                    var updated = view
+                    updated.index = rebased
+                    current.withLock { views in
+                        if let key { views.replicas[key] = updated } else { views.primary = updated }
+                    }
+                    return view.generation
+                }
+                guard let generation = swapped else {
+                    pending = true
+                    break
+                }
+                persisted.withLock { state in
+                    if state.generations[key ?? ""] == generation { state.generations[key ?? ""] = nil }
+                }
+                if range.count == index.segments.count { break }
+                pending = true
             }
         }
+        return pending
     }
 
     /// Swaps in the view just saved to `path`, read back from it, unless a
@@ -152,15 +190,19 @@ final class EngineIndex: Sendable {
         }
         guard let wait else { return }
         queue.asyncAfter(deadline: .now() + wait) { [weak self] in
-            self?.persistNow(log: log)
+            // A merge put off because writes kept coming runs at the next save after they stop.
+            if self?.persistNow(log: log) == true { self?.schedulePersist(on: queue, delay: delay, log: log) }
         }
     }
 
-    /// Writes each view's file that is behind, then (with `serveFromFile`)
-    /// serves each saved view from its file. Runs on the engine's persistence
-    /// queue only, so two writers never race on a file.
-    func persistNow(serveFromFile: Bool = true, log: @Sendable (String) -> Void) {
-        compactIfNeeded()
+    /// Merges the views writes left in many segments (see `compactIfNeeded`; when `closing`, whatever
+    /// the last write, so that the next open serves one mapped segment without merging beside the first
+    /// searches), writes each view's file that is behind, then (with `serveFromFile`) serves each saved
+    /// view from its file. Runs on the engine's persistence queue only, so two writers never race on a
+    /// file. Returns true when a merge was put off because writes kept coming (and every save succeeded).
+    @discardableResult
+    func persistNow(serveFromFile: Bool = true, closing: Bool = false, log: @Sendable (String) -> Void) -> Bool {
+        var mergeDue = compactIfNeeded(quietOnly: !closing)
         // `due` is the only reference this function keeps to the views, so dropping it frees them.
         var due: [(key: String, snapshot: EngineIndexSnapshot)] = {
             let views = self.views
@@ -185,6 +227,7 @@ final class EngineIndex: Sendable {
                 if serveFromFile { self.serveFromFile(key.isEmpty ? nil : key, snapshot, path: path, log: log) }
             } catch {
                 log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")
+                mergeDue = false  // a merge put off waits for the next write rather than retry saves that fail
             }
         }
         #if canImport(Glibc)
@@ -195,6 +238,7 @@ final class EngineIndex: Sendable {
             _ = malloc_trim(0)
         }
         #endif
+        return mergeDue
     }
 
     /// Stops persistence and closes every connection. Call on the persistence

@@ -289,3 +289,69 @@ def test_at_the_open_file_limit_new_connections_are_refused_cleanly_and_old_ones
         for sock in extra:
             sock.close()
         daemon.kill()
+
+
+# --- kill -9 during a stream of batches, and while merges are due ---------------------------------
+
+def test_kill_9_during_a_stream_of_batches_keeps_every_acknowledged_record(short_tmp, data_dir):
+    socket_path = os.path.join(short_tmp, "stream.sock")
+    daemon = SocketDaemon(data_dir, socket_path)
+    client = daemon.connect()
+    acknowledged = 0
+    # Batches of 1,000 sent as a client streams them: the next one goes out as soon as the last is acknowledged.
+    for batch in range(40):
+        client.send({"jsonrpc": "2.0", "id": batch, "method": "saveObjects",
+                     "params": {"index": "shop", "objects": records(f"b{batch}", 1_000, size=60)}})
+        if batch == 12:
+            break  # killed with this batch in flight
+        while True:
+            message = client.receive()
+            assert message is not None and "error" not in message, message
+            if message.get("id") == batch:
+                acknowledged += 1
+                break
+    os.kill(daemon.process.pid, signal.SIGKILL)
+    daemon.process.wait()
+
+    daemon = SocketDaemon(data_dir, socket_path)
+    try:
+        client = daemon.connect()
+        found = count(client, "shop")
+        assert found in (acknowledged * 1_000, (acknowledged + 1) * 1_000), f"whole batches only, not {found}"
+        for batch in range(acknowledged):
+            ids = [f"b{batch}-{i}" for i in range(1_000)]
+            got = client.result("getObjects", {"index": "shop", "objectIDs": ids})["results"]
+            assert all(r is not None and r["objectID"] == i for r, i in zip(got, ids)), f"batch {batch} lost records"
+        assert client.result("search", {"index": "shop", "query": "b11 item 999"})["hits"][0]["objectID"] == "b11-999"
+        client.result("saveObjects", {"index": "shop", "objects": records("after", 5, size=50)})
+        assert count(client, "shop") == found + 5
+    finally:
+        daemon.kill()
+
+
+@pytest.mark.parametrize("delay", [0.9, 1.3, 2.0])
+def test_kill_9_while_a_merge_is_due_leaves_a_consistent_index(short_tmp, data_dir, delay):
+    # Most of the records deleted: the next save (a second after the last write) merges the segments.
+    socket_path = os.path.join(short_tmp, "merge.sock")
+    daemon = SocketDaemon(data_dir, socket_path)
+    client = daemon.connect()
+    for batch in range(6):
+        client.result("saveObjects", {"index": "shop", "objects": records(f"m{batch}", 2_000, size=60)})
+    gone = [f"m{batch}-{i}" for batch in range(5) for i in range(2_000)]
+    client.result("deleteObjects", {"index": "shop", "objectIDs": gone})
+    time.sleep(delay)
+    os.kill(daemon.process.pid, signal.SIGKILL)
+    daemon.process.wait()
+
+    daemon = SocketDaemon(data_dir, socket_path)
+    try:
+        client = daemon.connect()
+        assert count(client, "shop") == 2_000
+        assert client.result("search", {"index": "shop", "query": "m0 item 7"})["nbHits"] == 0
+        assert client.result("search", {"index": "shop", "query": "m5 item 1999"})["hits"][0]["objectID"] == "m5-1999"
+        got = client.result("getObjects", {"index": "shop", "objectIDs": ["m5-0", "m4-0"]})["results"]
+        assert got[0]["objectID"] == "m5-0" and got[1] is None
+        client.result("saveObjects", {"index": "shop", "objects": records("after", 5, size=50)})
+        assert count(client, "shop") == 2_005
+    finally:
+        daemon.kill()

@@ -25,3 +25,39 @@ final class EngineCompactionTests: EngineTestCase {
         XCTAssertEqual(after["hits"], before["hits"])
     }
 }
+
+/// A view merged after a restart (its file held many segments, or many deleted documents) is saved and
+/// then served from its file, mapped like an imported one, not left on the heap.
+final class EngineMergedViewTests: EngineTestCase {
+    func testMergedViewIsSavedAndServedFromItsFile() throws {
+        let path = directory.path + "/indices/parts/search.index"
+        do {
+            let engine = try Engine(directory: directory.path, persistDelay: 3600, log: { _ in })
+            _ = try engine.saveObjects((0..<200).map { record("\($0)", ["name": .string("widget part \($0)")]) }, index: "parts")
+            _ = try engine.deleteObjects((0..<120).map { "\($0)" }, index: "parts")
+            let index = try engine.existing("parts")
+            XCTAssertTrue(index.views.primary.index.needsCompaction)
+            // Writes were not quiet since the last save: the file is saved as it is, the merge put off.
+            XCTAssertTrue(index.persistNow(serveFromFile: false, log: { _ in }))
+            XCTAssertTrue(index.views.primary.index.needsCompaction)
+            let unmerged = try Data(contentsOf: URL(fileURLWithPath: path))
+            engine.close()
+            // What a kill -9 before the merge leaves: the file of the unmerged view, at the store's generation.
+            try unmerged.write(to: URL(fileURLWithPath: path))
+        }
+        let engine = try Engine(directory: directory.path, persistDelay: 0.05, log: { _ in })
+        defer { engine.close() }
+        let index = try engine.existing("parts")
+        let deadline = Date().addingTimeInterval(20)
+        func served() -> (segments: Int, deleted: Int, mapped: Int) {
+            let view = index.views.primary.index
+            return (view.segments.count, view.dead.reduce(0) { $0 + $1.count },
+                    engine.listIndices(memory: true).first { $0.name == "parts" }?.memory?.mapped ?? 0)
+        }
+        while (served().segments != 1 || served().deleted != 0 || served().mapped == 0) && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(served().segments, 1)
+        XCTAssertEqual(served().deleted, 0)
+        XCTAssertGreaterThan(served().mapped, 0, "the merged segment is read in place from its saved file")
+        XCTAssertEqual(try engine.search(index: "parts", parameters: ["query": "widget par", "hitsPerPage": 1000]).nbHits, 80)
+    }
+}

@@ -9,8 +9,8 @@ public typealias DocID = UInt32
 /// replaced and deleted documents dead in older segments (copying only those bitsets, n/8 bytes), then
 /// merges trailing segments while the merge stays small (`MergePolicy`: at most 20,000 documents, sizes
 /// within 4×). Merges rebuild from the segments' own token lists, so no record is re-read. Merges that
-/// would rewrite large segments are left to `compacted()`, which the owner runs off the write path when
-/// `needsCompaction`. Snapshots share every unchanged array (copy-on-write), so readers never wait.
+/// would rewrite large segments are left to the owner, off the write path: tiered merges while writes
+/// stream (`backgroundMerge`, `rebasing`), and `compacted()` once they stop, when `needsCompaction`. Snapshots share every unchanged array (copy-on-write), so readers never wait.
 public final class SearchIndex: Sendable {
     let settings: IndexSettings
     let layout: SearchableLayout
@@ -27,6 +27,8 @@ public final class SearchIndex: Sendable {
         var ratio = 4
         /// Below this many documents segments always merge: tiny segments only cost.
         var floor = 2_000
+        /// Off the write path, this many segments of one tier merge into one (`backgroundMerge`).
+        var mergeFactor = 4
 
         static let standard = MergePolicy()
     }
@@ -120,7 +122,7 @@ public final class SearchIndex: Sendable {
                            dead: [Bitset(capacity: merged.count)])
     }
 
-    private func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>) -> Segment {
+    func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>) -> Segment {
         var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings))
         for (segment, deadSet) in zip(parts, deadParts) { builder.add(segment: segment, dead: deadSet) }
         return builder.finish()

@@ -25,6 +25,10 @@ struct Segment: Sendable {
 
     var count: Int { docIDs.count }
 
+    /// Tells this segment from any other, copies of it included (they share their neighbour tables):
+    /// how a merge made off the write path finds its segments again in a later snapshot.
+    var identity: ObjectIdentifier { ObjectIdentifier(neighbors) }
+
     func ordinal(of docID: DocID) -> Int? {
         var lo = 0, hi = lookup.count
         let target = UInt64(docID) << 32

@@ -1,0 +1,69 @@
+/// Merges that run off the write path, beside the writes that keep coming (the merge policy is in
+/// ARCHITECTURE.md, "Segments and merges").
+///
+/// A merge reads one snapshot and folds a run of its segments into one; meanwhile writes may append
+/// segments and mark documents of the merged ones deleted. `rebasing` carries the merged segment over to
+/// the newest snapshot: the same run of segments replaced by the merged one, and the documents deleted
+/// since the merge began marked deleted in it. Writes only ever replace the newest segments, so the run
+/// is still there unless a write folded its last segment, or a rebuild replaced them all: then the
+/// merge is dropped and tried again later.
+extension SearchIndex {
+    /// A merge of `range`'s segments of `base`, into `segment`.
+    struct Merge {
+        let base: SearchIndex
+        let range: Range<Int>
+        let segment: Segment
+    }
+
+    /// The run of segments a background merge should fold now, or nil. The segments except the newest
+    /// (which writes still fold) are grouped in tiers by live documents: tier 0 below
+    /// `mergeFactor × eagerLimit`, tier 1 below `mergeFactor² × eagerLimit`, and so on. When the newest
+    /// of them and the ones just before it in the same tier number `mergeFactor`, they merge into one
+    /// segment of the next tier. So each document is rewritten once per tier (log of the index size),
+    /// no merge is much larger than the tier it fills, and a stream of batches leaves at most
+    /// `mergeFactor` segments a tier plus the few the writes still fold.
+    func backgroundMerge(policy: MergePolicy = .standard) -> Range<Int>? {
+        guard segments.count > policy.mergeFactor else { return nil }
+        func tier(_ s: Int) -> Int {
+            let live = segments[s].count - dead[s].count
+            var tier = 0, bound = policy.eagerLimit * policy.mergeFactor
+            while live >= bound && tier < 16 { tier += 1; bound *= policy.mergeFactor }
+            return tier
+        }
+        let last = segments.count - 2
+        let lastTier = tier(last)
+        var first = last
+        while first > 0 && tier(first - 1) == lastTier { first -= 1 }
+        guard last - first + 1 >= policy.mergeFactor else { return nil }
+        return (last + 1 - policy.mergeFactor)..<(last + 1)
+    }
+
+    /// Folds `range`'s segments, without their deleted documents, into one.
+    func merging(_ range: Range<Int>) -> Merge {
+        Merge(base: self, range: range, segment: merge(segments[range], dead[range]))
+    }
+
+    /// This index with `merge` applied: `merge.base` or a later snapshot of it. Nil when the merged
+    /// segments are no longer all there.
+    func rebasing(_ merge: Merge) -> SearchIndex? {
+        let range = merge.range
+        guard range.upperBound <= segments.count, settings == merge.base.settings else { return nil }
+        for s in range where segments[s].identity != merge.base.segments[s].identity { return nil }
+        var deleted = Bitset(capacity: merge.segment.count)
+        for s in range {
+            let now = dead[s].words, then = merge.base.dead[s].words
+            for (w, word) in now.enumerated() {
+                var added = word & ~(w < then.count ? then[w] : 0)
+                while added != 0 {
+                    let ordinal = w << 6 + added.trailingZeroBitCount
+                    added &= added - 1
+                    if let merged = merge.segment.ordinal(of: segments[s].docIDs[ordinal]) { deleted.insert(merged) }
+                }
+            }
+        }
+        var segments = self.segments, dead = self.dead
+        segments.replaceSubrange(range, with: [merge.segment])
+        dead.replaceSubrange(range, with: [deleted])
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
+    }
+}

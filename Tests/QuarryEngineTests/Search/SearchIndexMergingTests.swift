@@ -1,0 +1,99 @@
+@testable import QuarryEngine
+import QuarryJSON
+import XCTest
+
+/// The merge policy off the write path (ARCHITECTURE.md, "Segments and merges"):
+/// 1. a stream of batches, with the owner's background merges between them, keeps the segment count
+///    bounded (without them it grows with the stream), and answers as one build of the same records;
+/// 2. a merge made from an older snapshot is carried over to the writes made meanwhile, and dropped when
+///    a write folded one of its segments.
+final class SearchIndexMergingTests: XCTestCase {
+    private let settings = IndexSettings.with {
+        $0.searchableAttributes = [SearchableAttribute(paths: ["name"])]
+        $0.customRanking = [CustomRankingCriterion(attribute: "pop", ascending: false)]
+    }
+    private let policy = SearchIndex.MergePolicy(eagerLimit: 40, ratio: 4, floor: 0, mergeFactor: 4)
+
+    private func record(_ i: Int, generation: Int = 0) -> JSONObject {
+        let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa"]
+        return ["objectID": .string("r\(i)"), "name": .string("\(words[(i + generation) % 8]) \(words[(i * 3) % 8]) item\(i)"), "pop": JSON((i * 37 + generation) % 101)]
+    }
+
+    private func assertSameAnswers(_ a: SearchIndex, _ records: [DocID: JSONObject], file: StaticString = #filePath, line: UInt = #line) throws {
+        let sorted = records.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let b = SearchIndex.build(settings: settings, records: sorted)
+        XCTAssertEqual(a.documentCount, b.documentCount, file: file, line: line)
+        let source = InMemoryRecords(sorted)
+        for query in ["", "al", "alpha", "beta ga", "item1", "kappa t"] {
+            let p = try SearchParameters(json: ["query": .string(query), "hitsPerPage": 50], settings: settings)
+            let ra = try a.search(p, records: source), rb = try b.search(p, records: source)
+            XCTAssertEqual(ra.nbHits, rb.nbHits, "nbHits for \(query)", file: file, line: line)
+            XCTAssertEqual(ra.hits.map { $0["objectID"] }, rb.hits.map { $0["objectID"] }, "order for \(query)", file: file, line: line)
+        }
+    }
+
+    /// 150 batches of 20 records (a few replacing or deleting earlier ones); the owner runs the merges due between batches.
+    private func stream(merging: Bool) throws -> (index: SearchIndex, records: [DocID: JSONObject], mostSegments: Int) {
+        var records: [DocID: JSONObject] = [:]
+        var index = SearchIndex.build(settings: settings, records: EmptyCollection())
+        var mostSegments = 0
+        for batch in 0..<150 {
+            var upserts: [(DocID, JSONObject)] = []
+            for k in 0..<20 {
+                let id = DocID(batch * 20 + k)
+                upserts.append((id, record(Int(id))))
+                records[id] = record(Int(id))
+            }
+            let replaced = DocID((batch * 7) % max(1, batch * 20))
+            if batch > 0 { upserts.append((replaced, record(Int(replaced), generation: batch))); records[replaced] = record(Int(replaced), generation: batch) }
+            let deleted = DocID((batch * 13 + 5) % max(1, batch * 20))
+            let deletions: [DocID] = batch > 2 && deleted != replaced ? [deleted] : []
+            for id in deletions { records[id] = nil }
+            index = index.updating(upserts: upserts, deletions: deletions, policy: policy)
+            while merging, let range = index.backgroundMerge(policy: policy) {
+                index = try XCTUnwrap(index.rebasing(index.merging(range)))
+            }
+            mostSegments = max(mostSegments, index.segments.count)
+        }
+        return (index, records, mostSegments)
+    }
+
+    func testStreamOfBatchesKeepsTheSegmentCountBounded() throws {
+        // 3,000 documents over segments of up to 40: tiers below 160, 640, 2,560 and above; at most 3 of each
+        // tier once merged, and the newest segment that writes still fold.
+        let merged = try stream(merging: true)
+        XCTAssertLessThanOrEqual(merged.mostSegments, 4 * 3 + 1)
+        try assertSameAnswers(merged.index, merged.records)
+        let unmerged = try stream(merging: false)
+        XCTAssertGreaterThan(unmerged.mostSegments, 40, "without background merges a stream leaves a segment per 40 documents")
+    }
+
+    func testMergeIsCarriedOverToWritesMadeMeanwhile() throws {
+        var records: [DocID: JSONObject] = [:]
+        var index = SearchIndex.build(settings: settings, records: EmptyCollection())
+        for batch in 0..<8 {
+            let upserts = (0..<40).map { k in (DocID(batch * 40 + k), record(batch * 40 + k)) }
+            for (id, r) in upserts { records[id] = r }
+            index = index.updating(upserts: upserts, deletions: [], policy: policy)
+        }
+        XCTAssertEqual(index.segments.count, 8)
+        let merge = index.merging(2..<7)
+        // Meanwhile: records of the merged segments replaced and deleted, new ones appended.
+        var later = index.updating(upserts: [(DocID(100), record(100, generation: 5)), (DocID(400), record(400))],
+                                   deletions: [DocID(150), DocID(3)], policy: policy)
+        records[100] = record(100, generation: 5)
+        records[400] = record(400)
+        records[150] = nil
+        records[3] = nil
+        later = later.updating(upserts: [(DocID(401), record(401))], deletions: [DocID(230)], policy: policy)
+        records[401] = record(401)
+        records[230] = nil
+        let rebased = try XCTUnwrap(later.rebasing(merge))
+        XCTAssertEqual(rebased.segments.count, later.segments.count - 4)
+        try assertSameAnswers(rebased, records)
+        // A merge whose newest segment a write folded since is dropped.
+        let tail = index.merging(6..<8)
+        let folded = index.updating(upserts: [(DocID(500), record(500))], deletions: [], policy: .init(eagerLimit: 1_000, ratio: 100, floor: 0))
+        XCTAssertNil(folded.rebasing(tail))
+    }
+}
