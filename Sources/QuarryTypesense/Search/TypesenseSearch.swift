@@ -19,10 +19,11 @@ public enum TypesenseSearch {
         var parameters = try SearchParameters(json: json, settings: settings, positionEncoding: positionEncoding)
         parameters.alsoOtherRanges = alsoOtherRanges
         let translation = try SearchTranslation(index: index, parameters: parameters, settings: settings, collection: collection,
-                                                fields: fields, filter: filter ?? defaultFilter(fields), highlighting: highlighting)
-        let results = try run(translation, multiSearch)
+                                                fields: fields, filter: filter ?? defaultFilter(fields), highlighting: highlighting,
+                                                counts: CountMode(json))
+        let (results, exhaustive) = try run(translation, multiSearch)
         return try ResponseAssembly.response(translation, results: results, highlighting: highlighting,
-                                             processingTimeMS: milliseconds(since: started))
+                                             processingTimeMS: milliseconds(since: started), exhaustive: exhaustive)
     }
 
     /// Typesense's `facet_query` matches prefixes only, without typos; to keep the engine's
@@ -39,7 +40,7 @@ public enum TypesenseSearch {
         let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
         let translation = try SearchTranslation(index: index, parameters: counting, settings: settings, collection: collection,
                                                 fields: fields, filter: filter ?? defaultFilter(fields), highlighting: nil)
-        let results = try run(translation, multiSearch)
+        let (results, _) = try run(translation, multiSearch)
         let response = try ResponseAssembly.response(translation, results: results, highlighting: nil, processingTimeMS: 0)
         let counts = response["facets"]?[attribute]?.objectValue ?? [:]
         let hits = FacetValueSearch.facetHits(counts: counts, facetQuery: facetQuery, maxFacetHits: maxFacetHits, parameters: parameters)
@@ -47,12 +48,19 @@ public enum TypesenseSearch {
     }
 
     /// The translation's results: its multi_search, then, where a tie spans Typesense's cut of a
-    /// facet's values, a second one counting every value of those facets (`FacetRefetch`).
-    static func run(_ translation: SearchTranslation, _ multiSearch: MultiSearch) throws(EngineError) -> [JSONObject] {
-        guard !translation.requests.isEmpty else { return [] }
+    /// facet's values, a second one counting every value of those facets (`FacetRefetch`). In
+    /// `CountMode.fast` there is no second one, and `exhaustive` says which counts may be estimates.
+    static func run(_ translation: SearchTranslation, _ multiSearch: MultiSearch)
+        throws(EngineError) -> (results: [JSONObject], exhaustive: Exhaustiveness)
+    {
+        let nbHits = translation.counts == .exact || !translation.hasWords
+        guard !translation.requests.isEmpty else { return ([], .exact) }
         let results = try multiSearch(translation.requests)
-        guard let refetch = FacetRefetch(translation, results: results) else { return results }
-        return try refetch.merged(results, with: try multiSearch(refetch.requests))
+        guard let refetch = FacetRefetch(translation, results: results) else {
+            return (results, Exhaustiveness(nbHits: nbHits, facetsCount: nbHits))
+        }
+        guard translation.counts == .exact else { return (results, Exhaustiveness(nbHits: nbHits, facetsCount: false)) }
+        return (try refetch.merged(results, with: try multiSearch(refetch.requests)), .exact)
     }
 
     static func defaultFilter(_ fields: Set<String>) -> FilterRendering {
