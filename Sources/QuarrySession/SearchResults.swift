@@ -17,6 +17,22 @@ public enum SearchResults {
         }
     }
 
+    /// Whether every count in `results` is exact: no hits or facets result says one is an estimate
+    /// (`exhaustive.nbHits`, `exhaustive.facetsCount`, or Algolia's older `exhaustiveNbHits` and
+    /// `exhaustiveFacetsCount`). A failed searcher has no counts to complete.
+    public static func exhaustive(_ results: [JSON]) -> Bool {
+        results.allSatisfy { result in
+            let flags = [result["exhaustive"]?["nbHits"], result["exhaustive"]?["facetsCount"],
+                         result["exhaustiveNbHits"], result["exhaustiveFacetsCount"]]
+            return !flags.contains { $0?.boolValue == false }
+        }
+    }
+
+    /// Whether a searcher's search failed.
+    public static func failed(_ results: [JSON]) -> Bool {
+        results.contains { $0["error"] != nil }
+    }
+
     /// One searcher's result, or the engine's error.
     public static func result(
         _ searcher: Searcher, _ request: SearchPlan.Request, state: SessionState, backend: any SearchBackend
