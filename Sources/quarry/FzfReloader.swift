@@ -34,8 +34,9 @@ struct FzfReloader {
         return (id, added["stateVersion"]?.intValue ?? version)
     }
 
-    /// The hits searcher's result (`hits`, `nbHits`…) for `query`, or a newer one.
-    func results(session: String, query: String) throws -> JSON {
+    /// The hits searcher's result (`hits`, `nbHits`…) for `query`, or a newer one; with `exact`, the
+    /// first such result whose counts are exact (on a cluster, the second push of a version).
+    func results(session: String, query: String, exact: Bool = false) throws -> JSON {
         let (searcher, attachedAt) = try attach(session: session)
         var newest: JSON?
         let collect: (String, JSON) -> Void = { method, params in
@@ -45,7 +46,8 @@ struct FzfReloader {
                                            onNotification: collect)
         let version = reply["stateVersion"]?.intValue ?? 0
         while true {
-            if let update = newest, (update["stateVersion"]?.intValue ?? 0) >= version {
+            if let update = newest, (update["stateVersion"]?.intValue ?? 0) >= version,
+               !exact || update["exhaustive"]?.boolValue != false {
                 return try result(of: searcher, in: update["results"])
             }
             if version <= attachedAt {

@@ -6,6 +6,7 @@ import random
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import time
 
@@ -289,6 +290,59 @@ def test_fzf_in_tmux_types_live_shows_highlights_and_prints_the_choice(people, t
     assert record["name"].endswith("Clooney") and "_matchRanges" not in record
     with open(out + ".rc") as rc:
         assert rc.read().strip() == "0"
+
+
+# Estimates, then exact counts (issue 30): on a Typesense cluster (the Typesense pass) a one-letter
+# query over 80 words starting with it is answered first with an estimate, which fzf shows as one;
+# the exact reload replaces it. On the embedded engine the first answer is exact.
+
+ESTIMATED_WORDS = [f"c{a}{b}x" for a in "aeiou" for b in "bdfglmnprstvwyzk"]  # more than Typesense's 4 prefix candidates
+ON_TYPESENSE = os.environ.get("QUARRY_BACKEND") == "typesense"
+
+
+@pytest.fixture
+def things(people):
+    records = [{"objectID": str(i), "title": f"{ESTIMATED_WORDS[i % 80]} item {i}"} for i in range(1200)]
+    records += [{"objectID": f"z{i}", "title": f"zulu item {i}"} for i in range(100)]  # the empty query finds 1,300
+    quarry(people, "call", "setSettings", json.dumps({"index": "things", "settings": {"searchableAttributes": ["title"]}}))
+    quarry(people, "call", "saveObjects", json.dumps({"index": "things", "objects": records}))
+    return people
+
+
+def things_header(daemon, *args):
+    header = quarry(daemon, "fzf", "things", "--session", "estimates", "--hits-per-page", "5", *args).stdout.splitlines()[0]
+    return re.sub("\x1b\\[[0-9;]*m", "", header.split("\t")[1])
+
+
+def test_fzf_reload_shows_an_estimate_as_one_and_the_exact_reload_the_count(things):
+    session_methods(things)
+    with socket.socket() as probe:  # a port no fzf listens on: the request for the exact reload is refused
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    first = things_header(things, "--fzf-port", port, "--reload-query", "c")
+    exact = things_header(things, "--fzf-port", port, "--reload-exact", "c")
+    assert exact == "5 of 1,200 hits"
+    # Without an fzf to ask for the exact reload, a reload waits for the exact counts.
+    assert things_header(things, "--reload-query", "ce") == things_header(things, "--reload-exact", "ce")
+    assert "~" not in things_header(things, "--reload-query", "ci")
+    if ON_TYPESENSE:
+        assert re.fullmatch(r"5 of ~[0-9,]+ hits", first) and first != "5 of ~1,200 hits", first
+    else:
+        assert first == "5 of 1,200 hits"
+
+
+def test_fzf_in_tmux_replaces_an_estimate_with_the_exact_count(things, tmux):
+    session_methods(things)
+    command = f"'{quarry_binary()}' fzf things --session live-estimates --hits-per-page 5 --socket '{things.path}'"
+    subprocess.run(["tmux", "new-session", "-d", "-s", tmux, "-x", "160", "-y", "30", command], check=True)
+    wait_for_pane(tmux, lambda screen: "5 of 1,300 hits" in screen)
+    subprocess.run(["tmux", "send-keys", "-t", tmux, "c"], check=True)
+    # The first reload lists the estimate ("5 of ~N hits" on a cluster); fzf, asked through its
+    # --listen port, runs the exact reload, whose header replaces it.
+    screen = wait_for_pane(tmux, lambda screen: "5 of 1,200 hits" in screen)
+    assert "~" not in screen
+    state = json.loads(quarry(things, "call", "getState", '{"session":"live-estimates"}').stdout)
+    assert state["state"]["query"] == "c"
 
 
 # The scripts in clients/shell
