@@ -26,9 +26,10 @@ public struct ResultsUpdatedNotification: ServerNotificationType {
     public var session: String
     public var stateVersion: Int
     public var results: [JSON]
-    public var exhaustive: Bool
+    /// The server always says; nil leaves the member out.
+    public var exhaustive: Bool?
 
-    public init(session: String, stateVersion: Int, results: [JSON], exhaustive: Bool = true) {
+    public init(session: String, stateVersion: Int, results: [JSON], exhaustive: Bool? = nil) {
         self.session = session
         self.stateVersion = stateVersion
         self.results = results
@@ -36,6 +37,8 @@ public struct ResultsUpdatedNotification: ServerNotificationType {
     }
 
     public var params: JSON {
-        ["session": .string(session), "stateVersion": JSON(stateVersion), "results": .array(results), "exhaustive": .bool(exhaustive)]
+        var params: JSONObject = ["session": .string(session), "stateVersion": JSON(stateVersion), "results": .array(results)]
+        if let exhaustive { params["exhaustive"] = .bool(exhaustive) }
+        return .object(params)
     }
 }
