@@ -663,7 +663,7 @@ def main():
                 with typesense_nodes.TypesenseCluster(size, binary=binary) as cluster:
                     runs.append(run_typing(label, args.binary, tmp, records, typed, categories, args.passes, cluster))
                 print(f"{label} done at {time.monotonic() - began:.0f} s", flush=True)
-            report_typing(runs, args, os.path.getsize(records))
+                report_typing(runs[-1:], args, os.path.getsize(records))  # each run's table as soon as it is done
             print(f"\nwhole run: {time.monotonic() - began:.0f} s")
             return
         runs = [run_backend("embedded", args.binary, tmp, records, typed, categories, args.passes)]

@@ -1,7 +1,6 @@
 import ArgumentParser
 import QuarryClient
 import QuarryJSON
-import QuarryTypesense
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,55 +32,34 @@ struct FzfCommand: ParsableCommand {
     // What fzf runs: one reload per keystroke, and the preview.
     @Option(parsing: .unconditional, help: .hidden) var reloadQuery: String?
     @Option(parsing: .unconditional, help: .hidden) var preview: String?
-    // fzf's --listen port, where a reload that listed estimates asks for the exact reload (`--reload-exact`).
-    @Option(help: .hidden) var fzfPort: Int?
-    @Option(parsing: .unconditional, help: .hidden) var reloadExact: String?
 
     func run() throws {
         if let preview {
             StandardOutput.writeLine(FzfLines.preview((try? JSONParser.parse(preview)) ?? .string(preview)))
         } else if let reloadQuery {
-            try reload(reloadQuery, exact: false)
-        } else if let reloadExact {
-            try reload(reloadExact, exact: true)
+            try reload(reloadQuery)
         } else {
             try interactive()
         }
     }
 
-    /// Sets the session's query and prints the lines of the results for it (or newer). Under an fzf
-    /// that listens (`--fzf-port`), the first ones: when they hold estimates (a Typesense cluster's
-    /// fast answer, "~1,200 hits"), fzf is asked through its --listen port for the exact reload
-    /// (`exact`), which replaces them (protocol/methods/resultsUpdated.md); a keystroke typed
-    /// meanwhile makes fzf kill that reload. Otherwise nothing could replace an estimate, so the
-    /// reload waits for the exact counts.
-    private func reload(_ text: String, exact: Bool) throws {
+    /// Sets the session's query and prints the lines of the results for it (or newer), once their
+    /// counts are exact. On a Typesense cluster a session answers first with estimates and then
+    /// with the exact counts (protocol/methods/resultsUpdated.md); fzf keeps a reload's header, and
+    /// only its --listen endpoint could make it reload again, which fzf 0.38 serves without
+    /// authentication (clients/shell/README.md), so the reload waits for the exact counts instead. An estimate is
+    /// shown ("~1,200 hits") only when another frontend's change skipped its completion.
+    private func reload(_ text: String) throws {
         do {
             let reloader = try FzfReloader(options: daemon, index: index, hitsPerPage: hitsPerPage)
-            let result = try reloader.results(session: sessionName, query: text, exact: exact || fzfPort == nil)
+            let result = try reloader.results(session: sessionName, query: text, exact: true)
             let hits = result["hits"]?.arrayValue ?? []
             let lines = FzfLines(attribute: attribute)
             StandardOutput.write(([FzfLines.header(for: result)] + hits.map(lines.line(for:))).map { $0 + "\n" }.joined())
-            if !exact, FzfLines.isEstimate(result), let fzfPort {
-                var request = HTTPRequest(method: .post, baseURL: "http://127.0.0.1:\(fzfPort)", target: "/", timeout: 5)
-                request.body = Array("reload(\(reloadCommand) --reload-exact {q})".utf8)
-                _ = try? URLSessionTransport.shared.send(request)
-            }
         } catch {
             StandardOutput.writeLine("-\tquarry: \(error)\t{}")
             throw ExitCode.failure
         }
-    }
-
-    /// The command fzf runs for a reload, up to its query argument.
-    private var reloadCommand: String {
-        let me = shellQuoted(DaemonLauncher.currentExecutable)
-        var common = "\(me) fzf \(shellQuoted(index)) --session \(shellQuoted(sessionName)) --hits-per-page \(hitsPerPage)"
-        if let attribute { common += " --attribute \(shellQuoted(attribute))" }
-        if let socket = daemon.socket { common += " --socket \(shellQuoted(socket))" }
-        if let dataDir = daemon.dataDir { common += " --data-dir \(shellQuoted(dataDir))" }
-        if let fzfPort { common += " --fzf-port \(fzfPort)" }
-        return common
     }
 
     private func interactive() throws {
@@ -90,15 +68,15 @@ struct FzfCommand: ParsableCommand {
         try reportingErrors("fzf") {
             _ = try FzfReloader(options: daemon, index: index, hitsPerPage: hitsPerPage).attach(session: name)
         }
-        var listening = self
-        listening.session = name
-        listening.fzfPort = try FzfProcess.freePort()
-        let common = listening.reloadCommand
+        let me = shellQuoted(DaemonLauncher.currentExecutable)
+        var common = "\(me) fzf \(shellQuoted(index)) --session \(shellQuoted(name)) --hits-per-page \(hitsPerPage)"
+        if let attribute { common += " --attribute \(shellQuoted(attribute))" }
+        if let socket = daemon.socket { common += " --socket \(shellQuoted(socket))" }
+        if let dataDir = daemon.dataDir { common += " --data-dir \(shellQuoted(dataDir))" }
         let reload = "reload(\(common) --reload-query {q})"
         // The first line of each reload is the header: the real number of hits (`FzfLines.header`).
         // fzf's counter counts the lines listed, at most --hits-per-page: shown only for --multi's selection.
         var arguments = [fzf, "--disabled", "--ansi", "--delimiter", "\t", "--with-nth", "2", "--header-lines", "1",
-                         "--listen", String(listening.fzfPort ?? 0),
                          "--info", multi ? "inline" : "hidden",
                          "--query", query, "--prompt", "\(index)> ",
                          "--bind", "start:\(reload)", "--bind", "change:\(reload)",

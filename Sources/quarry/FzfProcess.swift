@@ -5,24 +5,6 @@ import Glibc
 /// Runs fzf on the terminal (it opens /dev/tty itself) with an empty stdin,
 /// and collects what it prints: the chosen lines.
 enum FzfProcess {
-    /// A loopback TCP port free now, for fzf's --listen (which cannot report the one it took).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw FzfError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(fd, address, length) == 0 && getsockname(fd, address, &length) == 0
-            }
-        }
-        guard bound else { throw FzfError("no free port for fzf --listen: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw FzfError("pipe: \(String(cString: strerror(errno)))") }
