@@ -630,6 +630,7 @@ def main():
     parser.add_argument("--passes", type=int, default=2, help="timed passes, after one warm-up pass")
     parser.add_argument("--counted", type=int, default=100, help="keystrokes typed through the counting relays")
     parser.add_argument("--skip-cluster", action="store_true", help="leave out the 3-node cluster")
+    parser.add_argument("--sizes", default="1,3", help="with --typing: the cluster sizes to run, in order")
     parser.add_argument("--typing", action="store_true", help="issue 30's figures: first answer, exact completion, "
                         "search exact, each against Typesense queried directly (Typesense only)")
     args = parser.parse_args()
@@ -658,7 +659,7 @@ def main():
 
         if args.typing:
             runs = []
-            for size in [1] if args.skip_cluster else [1, 3]:
+            for size in [1] if args.skip_cluster else [int(n) for n in args.sizes.split(",")]:
                 label = "Typesense, 1 node" if size == 1 else "Typesense, 3 nodes"
                 with typesense_nodes.TypesenseCluster(size, binary=binary) as cluster:
                     runs.append(run_typing(label, args.binary, tmp, records, typed, categories, args.passes, cluster))
