@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryBackendTests", dependencies: ["QuarryBackend", "QuarryEngine", "QuarryJSON"]),
         .testTarget(name: "QuarryTypesenseTests", dependencies: [
-            "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON",
+            "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON", "QuarrySync",
         ]),
         .testTarget(name: "QuarryMCPTests", dependencies: ["QuarryMCP", "QuarryClient", "QuarryJSON"]),
         .testTarget(name: "QuarryWebTests", dependencies: ["QuarryWeb"]),

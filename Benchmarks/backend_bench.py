@@ -21,6 +21,17 @@ disk and network totals. The relay is used for counting only, never timed.
     swift build -c release --product quarry
     python3 Benchmarks/backend_bench.py [--count 20000] [--keystrokes 200] [--passes 2]
 
+`--typing` measures issue 30's goals instead, on Typesense only (one node, then 3): each keystroke is
+typed into the same picker session, timed to its first `resultsUpdated` (fast counts) and to its
+exact completion (the second push of the same version; the first when that is already exact),
+followed by a one-shot `search` with the hits searcher's parameters (exact counts). Typesense is
+queried directly in the same run, interleaved, with the very `multi_search` bodies the daemon sent
+for that keystroke (captured beforehand through the counting relays of a second daemon): the
+session's fast request, its exact request, and the one-shot search's request(s), over one
+keep-alive connection. Figures are split by the length of the word being typed (1, 2, 3, 4+).
+
+    python3 Benchmarks/backend_bench.py --typing --count 100000 --keystrokes 120 --passes 2
+
 Needs the Typesense binary of scripts/python-env (or $QUARRY_TYPESENSE_BIN).
 Every node and daemon it starts is stopped at the end, also on failure.
 """
@@ -276,6 +287,173 @@ class Picker:
         return seconds, results[0]["nbHits"], len(results[1]["facetHits"])
 
 
+def search_params(text, categories):
+    """The hits searcher's request as a one-shot `search` (exact counts)."""
+    return {"index": INDEX, "query": text, "hitsPerPage": 20, "facets": FACETS,
+            "disjunctiveFilters": {"categories.lvl0": " OR ".join(f'categories.lvl0:"{v}"' for v in categories)}}
+
+
+def typed_keystroke(picker, text):
+    """(seconds to the first resultsUpdated, seconds to the exact one, whether the first was an estimate)."""
+    client, name = picker.client, picker.name
+    began = time.perf_counter()
+    version = client.call("setQuery", {"session": name, "query": text})["stateVersion"]
+    ours = lambda m: m.get("method") == "resultsUpdated" and m["params"]["session"] == name
+    first = client.wait(lambda m: ours(m) and m["params"]["stateVersion"] >= version)
+    first_s = time.perf_counter() - began
+    if first["params"]["stateVersion"] != version:
+        raise RuntimeError(f"results for version {first['params']['stateVersion']}, wanted {version}")
+    estimate = first["params"].get("exhaustive") is False
+    exact_s = first_s
+    if estimate:
+        client.wait(lambda m: ours(m) and m["params"]["stateVersion"] == version and m["params"]["exhaustive"])
+        exact_s = time.perf_counter() - began
+    client.pending = [m for m in client.pending if "id" in m]
+    return first_s, exact_s, estimate
+
+
+class DirectNode:
+    """Typesense itself, over one keep-alive connection: a `multi_search` body as the daemon sent it."""
+
+    def __init__(self, address, key_file):
+        import http.client
+        host, port = address.rsplit(":", 1)
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=REPLY_TIMEOUT)
+        with open(key_file) as f:
+            self.headers = {"X-TYPESENSE-API-KEY": f.read().strip(), "Content-Type": "application/json"}
+
+    def post(self, body):
+        began = time.perf_counter()
+        self.connection.request("POST", "/multi_search", body=body, headers=self.headers)
+        response = self.connection.getresponse()
+        response.read()
+        if response.status != 200:
+            raise RuntimeError(f"multi_search: HTTP {response.status}")
+        return time.perf_counter() - began
+
+    def close(self):
+        self.connection.close()
+
+
+def word_length(text):
+    n = len(text.split(" ")[-1])
+    return "4+" if n >= 4 else str(n)
+
+
+def capture_bodies(binary, tmp, label, cluster, typed, categories):
+    """Per keystroke, the multi_search bodies a daemon sends for its session (fast, then exact) and
+    for the one-shot search, and how many HTTP requests each took, through counting relays."""
+    relays = [CountingRelay(node) for node in cluster.nodes]
+    args = ["--typesense-nodes", ",".join(r.address for r in relays),
+            "--typesense-api-key-file", cluster.api_key_file, "--typesense-indices", "all"]
+    daemon = Daemon(binary, os.path.join(tmp, label.replace(" ", "-") + "-captured"), args)
+    bodies = []
+    for relay in relays:
+        relay.bodies = bodies
+    total = lambda: sum(sum(r.snapshot()[0].values()) for r in relays)
+    captured = {}
+    try:
+        picker = Picker(daemon.client, "captured", categories)
+        for text in typed[:5]:  # the daemon's first reads of the catalogue, not a keystroke's cost
+            typed_keystroke(picker, text)
+        for text in typed:
+            if text in captured:
+                continue
+            mark, requests = len(bodies), total()
+            first_s, exact_s, estimate = typed_keystroke(picker, text)
+            time.sleep(0.01)  # the relay counts a request after forwarding it
+            session_bodies, session_requests = bodies[mark:], total() - requests
+            mark, requests = len(bodies), total()
+            daemon.client.call("search", search_params(text, categories))
+            time.sleep(0.01)
+            # The first answer is the fast multi_search's: its hits search has no `max_candidates` (TextQuery);
+            # the exact ones do, and so does the facets searcher's search in either.
+            fast = [body for body in session_bodies if "max_candidates" not in json.loads(body)["searches"][0]]
+            captured[text] = {"session": session_bodies, "session_requests": session_requests, "estimate": estimate,
+                              "fast_requests": len(fast), "other_requests": session_requests - len(session_bodies),
+                              "search": bodies[mark:], "search_requests": total() - requests}
+    finally:
+        daemon.stop()
+        for relay in relays:
+            relay.close()
+    return captured
+
+
+def run_typing(label, binary, tmp, records, typed, categories, passes, cluster):
+    figures = {"label": label, "load_before": load_average()}
+    daemon = Daemon(binary, os.path.join(tmp, label.replace(" ", "-")), cluster.serve_args())
+    try:
+        began = time.monotonic()
+        daemon.client.call("importFile", {"index": INDEX, "path": records, "settings": SETTINGS})
+        daemon.client.pending.clear()
+        figures["import_s"] = time.monotonic() - began
+        captured = capture_bodies(binary, tmp, label, cluster, typed, categories)
+        figures["captured"] = captured
+        picker = Picker(daemon.client, "picker", categories)
+        direct = DirectNode(cluster.nodes[0], cluster.api_key_file)
+        for text in typed[:5]:
+            typed_keystroke(picker, text)
+        samples = collections.defaultdict(lambda: collections.defaultdict(list))
+        for _ in range(passes):
+            for text in typed:
+                bodies = captured[text]
+                first_s, exact_s, estimate = typed_keystroke(picker, text)
+                began = time.perf_counter()
+                daemon.client.call("search", search_params(text, categories))
+                search_s = time.perf_counter() - began
+                fast_direct = direct.post(bodies["session"][0]) if bodies["session"] else 0.0
+                exact_direct = direct.post(bodies["session"][1]) if len(bodies["session"]) > 1 else fast_direct
+                search_direct = sum(direct.post(body) for body in bodies["search"])
+                for group in (word_length(text), "all"):
+                    row = samples[group]
+                    row["first"].append(first_s)
+                    row["exact"].append(exact_s)
+                    row["estimates"].append(1 if estimate else 0)
+                    row["search"].append(search_s)
+                    row["fast_direct"].append(fast_direct)
+                    row["exact_direct"].append(exact_direct)
+                    row["search_direct"].append(search_direct)
+                    row["requests_first"].append(bodies["fast_requests"])
+                    row["other_requests"].append(bodies["other_requests"])
+                    row["requests"].append(bodies["session_requests"])
+                    row["search_requests"].append(bodies["search_requests"])
+        direct.close()
+        figures["samples"] = samples
+    except BaseException:
+        print(f"{label}: failed; daemon log tail:\n{daemon.log()}", file=sys.stderr)
+        raise
+    finally:
+        daemon.stop()
+    figures["load_after"] = load_average()
+    return figures
+
+
+def report_typing(runs, args, records_bytes):
+    print(f"\n{args.count:,} records ({records_bytes / (1 << 20):.1f} MiB of NDJSON); {args.keystrokes} keystrokes a pass, "
+          f"{args.passes} timed passes after 5 warm-up keystrokes; times in ms, p50 / p99\n")
+    for run in runs:
+        print(f"### {run['label']} (importFile {run['import_s']:.1f} s; load average {run['load_before']} → {run['load_after']})\n")
+        print("| word typed | keystrokes | estimates | session → first resultsUpdated | Typesense fast, direct | first / direct (p50) "
+              "| session → exact completion | Typesense exact, direct | exact / direct (p99) | `search` exact | its requests, direct "
+              "| search / direct (p50) | HTTP requests: fast multi_search / all (of which not multi_search) |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        samples = run["samples"]
+        for group in ["1", "2", "3", "4+", "all"]:
+            row = samples.get(group)
+            if not row:
+                continue
+            q = lambda key, p: ms(row[key], p)
+            pair = lambda key: f"{q(key, 0.5):.2f} / {q(key, 0.99):.2f}"
+            n = len(row["first"])
+            print(f"| {group} | {n} | {sum(row['estimates']) / n:.0%} | {pair('first')} | {pair('fast_direct')} "
+                  f"| {q('first', 0.5) / q('fast_direct', 0.5):.2f}× | {pair('exact')} | {pair('exact_direct')} "
+                  f"| {q('exact', 0.99) / q('exact_direct', 0.99):.2f}× | {pair('search')} | {pair('search_direct')} "
+                  f"| {q('search', 0.5) / q('search_direct', 0.5):.2f}× "
+                  f"| {sum(row['requests_first']) / n:.2f} / {sum(row['requests']) / n:.2f} "
+                  f"({sum(row['other_requests']) / n:.2f}) |")
+        print()
+
+
 def type_passes(picker, typed, passes):
     """A first pass (warm-up, kept apart), then `passes` timed passes."""
     first = [picker.keystroke(text)[0] for text in typed]
@@ -458,6 +636,9 @@ def main():
     parser.add_argument("--passes", type=int, default=2, help="timed passes, after one warm-up pass")
     parser.add_argument("--counted", type=int, default=100, help="keystrokes typed through the counting relays")
     parser.add_argument("--skip-cluster", action="store_true", help="leave out the 3-node cluster")
+    parser.add_argument("--sizes", default="1,3", help="with --typing: the cluster sizes to run, in order")
+    parser.add_argument("--typing", action="store_true", help="issue 30's figures: first answer, exact completion, "
+                        "search exact, each against Typesense queried directly (Typesense only)")
     args = parser.parse_args()
     if not os.path.exists(args.binary):
         sys.exit(f"no binary at {args.binary}: swift build -c release --product quarry")
@@ -482,6 +663,16 @@ def main():
         print(f"distinct values: brand {len(distinct['brand']):,}, tags {len(distinct['tags']):,}, categories.lvl0 "
               f"{len(tops)}; the or-group selects {categories} ({tops[categories[0]] + tops[categories[1]]:,} records)")
 
+        if args.typing:
+            runs = []
+            for size in [1] if args.skip_cluster else [int(n) for n in args.sizes.split(",")]:
+                label = "Typesense, 1 node" if size == 1 else "Typesense, 3 nodes"
+                with typesense_nodes.TypesenseCluster(size, binary=binary) as cluster:
+                    runs.append(run_typing(label, args.binary, tmp, records, typed, categories, args.passes, cluster))
+                print(f"{label} done at {time.monotonic() - began:.0f} s", flush=True)
+                report_typing(runs[-1:], args, os.path.getsize(records))  # each run's table as soon as it is done
+            print(f"\nwhole run: {time.monotonic() - began:.0f} s")
+            return
         runs = [run_backend("embedded", args.binary, tmp, records, typed, categories, args.passes)]
         print(f"embedded done at {time.monotonic() - began:.0f} s", flush=True)
         sizes = [1] if args.skip_cluster else [1, 3]

@@ -6,4 +6,10 @@ extension Engine: IndexBackend {
     public var description: BackendDescription { BackendDescription(name: "embedded") }
 
     public func health() -> JSONObject { ["ok": true] }
+
+    public func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
+        -> [Result<JSON, EngineError>]
+    {
+        searchEach(reads, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges)
+    }
 }

@@ -23,6 +23,9 @@ public protocol IndexBackend: Sendable {
         throws(EngineError) -> JSON
     func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
         throws(EngineError) -> JSON
+    /// Several reads answered together, in order, each with its own result: what a session asks on
+    /// one keystroke. A cluster sends them as one request (`searchEach` is the one-by-one way).
+    func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool) -> [Result<JSON, EngineError>]
     /// The index's settings with Algolia's names.
     func settings(index: String) throws(EngineError) -> JSONObject
     func listIndices(memory: Bool) throws(EngineError) -> [IndexSummary]

@@ -47,6 +47,21 @@ public struct RoutedBackend: IndexBackend {
                                                      positionEncoding: positionEncoding)
     }
 
+    /// The cluster's reads as one batch, the engine's as another, answered in the given order.
+    public func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
+        -> [Result<JSON, EngineError>]
+    {
+        let remoteAt = reads.indices.filter { isRemote(reads[$0].index) }
+        let localAt = reads.indices.filter { !isRemote(reads[$0].index) }
+        var answers = [Result<JSON, EngineError>](repeating: .failure(.indexNotFound("")), count: reads.count)
+        for (backend, positions) in [(remote, remoteAt), (local, localAt)] where !positions.isEmpty {
+            let results = backend.searchBatch(positions.map { reads[$0] }, positionEncoding: positionEncoding,
+                                              alsoOtherRanges: alsoOtherRanges)
+            for (position, result) in zip(positions, results) { answers[position] = result }
+        }
+        return answers
+    }
+
     public func settings(index: String) throws(EngineError) -> JSONObject {
         try backend(for: index).settings(index: index)
     }

@@ -26,6 +26,29 @@ struct IndexSessionBackend: SearchBackend {
         return response.objectValue ?? [:]
     }
 
+    /// The plan's reads as one batch: one multi_search on a cluster.
+    func searchAll(_ requests: [SearchPlan.Request]) -> [Result<JSONObject, SessionError>] {
+        var reads: [BatchRead] = []
+        for request in requests {
+            switch request {
+            case .hits(let index, let parameters): reads.append(.search(index: index, parameters: parameters))
+            case .facetValues(let index, let attribute, let parameters):
+                reads.append(.facetValues(index: index, attribute: attribute, parameters: parameters))
+            case .emptyHits: break
+            }
+        }
+        var answers = backend.searchBatch(reads, positionEncoding: .utf16, alsoOtherRanges: true).makeIterator()
+        return requests.map { request in
+            if case .emptyHits = request { return .success([:]) }
+            let answer = answers.next() ?? .failure(.storage("the backend gave fewer answers than reads"))
+            do throws(SessionError) {
+                return .success(try call { () throws(EngineError) in try answer.get() }.objectValue ?? [:])
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
     func settings(index: String) throws(SessionError) -> JSONObject {
         try call { () throws(EngineError) in try backend.settings(index: index) }
     }

@@ -41,6 +41,8 @@ public final class Server: Sendable {
         self.log = log
         let readPool = FairPool(width: configuration.searchConcurrency)
         self.readPool = readPool
+        // Completions of estimates (only a cluster gives them) wait on the network, not a core.
+        let completionPool = FairPool(width: 2)
         let connections = Locked<[ConnectionID: ServerConnection]>([:])
         self.connections = connections
         let outlet = SinkSessionOutlet(sink: sink) { subscriber in
@@ -49,7 +51,8 @@ public final class Server: Sendable {
         sessions = SessionRegistry(
             environment: SessionEnvironment(
                 backend: IndexSessionBackend(backend: backend), outlet: outlet,
-                runSearch: { session, job in readPool.submit(key: Self.readPoolKey(session: session), job) }),
+                runSearch: { session, job in readPool.submit(key: Self.readPoolKey(session: session), job) },
+                runCompletion: { session, job in completionPool.submit(key: Self.readPoolKey(session: session), job) }),
             gracePeriod: configuration.sessionGracePeriod)
     }
 

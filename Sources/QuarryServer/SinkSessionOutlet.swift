@@ -18,14 +18,14 @@ struct SinkSessionOutlet: SessionOutlet {
         case .stateChanged(let session, let version, let state):
             let bytes = JSONWriter.encode(StateChangedNotification(session: session, stateVersion: version, state: state).message)
             for subscriber in subscribers { send(bytes, to: subscriber, key: "state:\(session)") }
-        case .resultsUpdated(let session, let version, let results):
+        case .resultsUpdated(let session, let version, let results, let exhaustive):
             // Only the match ranges differ between encodings: one encoding per encoding in use.
             var encoded: [PositionEncoding: [UInt8]] = [:]
             for subscriber in subscribers {
                 let encoding = self.encoding(subscriber)
                 let bytes = encoded[encoding] ?? JSONWriter.encode(ResultsUpdatedNotification(
                     session: session, stateVersion: version,
-                    results: results.map { SessionRanges.result($0, for: encoding) }).message)
+                    results: results.map { SessionRanges.result($0, for: encoding) }, exhaustive: exhaustive).message)
                 encoded[encoding] = bytes
                 send(bytes, to: subscriber, key: "results:\(session)")
             }

@@ -12,19 +12,43 @@ public struct SearchPlan: Sendable {
         case facetValues(index: String, attribute: String, parameters: JSONObject)
     }
 
+    /// Which counts the hits searches ask for (the `counts` search parameter, protocol/methods/search.md):
+    /// `fast` lets a cluster answer sooner with estimates, which `Session` then completes.
+    public enum Counts: String, Sendable {
+        case exact, fast
+    }
+
     public let version: Int
     public let state: SessionState
+    public let counts: Counts
     public let requests: [(searcher: Searcher, request: Request)]
+    private let page: Int
+    private let searcherID: String?
 
-    public init(version: Int, state: SessionState, page: Int = 0, only searcherID: String? = nil) {
+    public init(version: Int, state: SessionState, page: Int = 0, only searcherID: String? = nil, counts: Counts = .exact) {
         self.version = version
         self.state = state
+        self.counts = counts
+        self.page = page
+        self.searcherID = searcherID
         let searchers = state.searchers.filter { searcherID == nil || $0.id == searcherID }
         // Rendered once per version, shared by every searcher's request.
         let filters = state.filters.engineFilters()
         let menus: JSON? = state.menus.isEmpty
             ? nil : .array(state.orderedMenus.map { $0.engineJSON(path: $0.path(in: state.filters)) })
-        requests = searchers.map { ($0, Self.request(for: $0, in: state, page: page, filters: filters, menus: menus)) }
+        requests = searchers.map { searcher in
+            var request = Self.request(for: searcher, in: state, page: page, filters: filters, menus: menus)
+            if counts == .fast, case .hits(let index, var parameters) = request {
+                parameters["counts"] = .string(counts.rawValue)
+                request = .hits(index: index, parameters: parameters)
+            }
+            return (searcher, request)
+        }
+    }
+
+    /// The same searches with exact counts.
+    public var exact: SearchPlan {
+        SearchPlan(version: version, state: state, page: page, only: searcherID, counts: .exact)
     }
 
     /// The engine contract (what the engine's part 2 implements):

@@ -12,6 +12,14 @@ import QuarryJSON
 /// Results for version v go only to subscribers that were not told of a newer
 /// version, so no subscriber sees an older version after a newer one.
 ///
+/// Searches first ask for fast counts (`SearchPlan.Counts.fast`); when the
+/// backend says some are estimates (a Typesense cluster can), the same plan
+/// runs again with exact counts and its results go out as a second
+/// `resultsUpdated` of the same version, flagged exhaustive. That completion
+/// is skipped when a newer version exists by the time either search ends,
+/// so it never follows a newer version's first answer. At most one runs per
+/// session; a later version's completion waits for it.
+///
 /// Every stored property below `queue` is touched only on `queue`.
 public final class Session: @unchecked Sendable {
     public let name: String
@@ -27,7 +35,10 @@ public final class Session: @unchecked Sendable {
     private var resultsVersion: [SubscriberID: Int] = [:]
     private var searchInFlight = false
     private var searchPending = false
-    private var latestResults: (version: Int, results: [JSON])?
+    private var latestResults: (version: Int, results: [JSON], exhaustive: Bool)?
+    private var completionInFlight = false
+    /// The plan to complete once the running completion ends (if still current then).
+    private var completionWanted: SearchPlan?
 
     public init(name: String, environment: SessionEnvironment) {
         self.name = name
@@ -112,7 +123,8 @@ public final class Session: @unchecked Sendable {
                   latest.version > resultsVersion[subscriber] ?? -1 else { return }
             toldVersion[subscriber] = latest.version
             resultsVersion[subscriber] = latest.version
-            environment.outlet.deliver(.resultsUpdated(session: name, version: latest.version, results: latest.results), to: [subscriber])
+            environment.outlet.deliver(.resultsUpdated(session: name, version: latest.version, results: latest.results,
+                                                       exhaustive: latest.exhaustive), to: [subscriber])
         }
     }
 
@@ -132,28 +144,62 @@ public final class Session: @unchecked Sendable {
             return
         }
         searchInFlight = true
-        let plan = SearchPlan(version: version, state: state)
+        let plan = SearchPlan(version: version, state: state, counts: .fast)
         let backend = environment.backend
         environment.runSearch(name) { [self] in
             let results = SearchResults.run(plan, backend: backend)
-            queue.async { self.searchFinished(version: plan.version, results: results) }
+            queue.async { self.searchFinished(plan, results: results) }
         }
     }
 
-    private func searchFinished(version searched: Int, results: [JSON]) {
+    private func searchFinished(_ plan: SearchPlan, results: [JSON]) {
         searchInFlight = false
-        if searched >= (latestResults?.version ?? 0) { latestResults = (searched, results) }
+        let exhaustive = SearchResults.exhaustive(results)
+        deliver(version: plan.version, results: results, exhaustive: exhaustive)
+        if searchPending {
+            searchPending = false
+            scheduleSearch()
+        } else if !exhaustive {
+            scheduleCompletion(plan.exact)
+        }
+    }
+
+    private func scheduleCompletion(_ plan: SearchPlan) {
+        guard !completionInFlight else {
+            completionWanted = plan
+            return
+        }
+        completionInFlight = true
+        let backend = environment.backend
+        environment.runCompletion(name) { [self] in
+            let results = SearchResults.run(plan, backend: backend)
+            queue.async { self.completionFinished(plan, results: results) }
+        }
+    }
+
+    private func completionFinished(_ plan: SearchPlan, results: [JSON]) {
+        completionInFlight = false
+        // Only while no newer version exists, so never after a newer version's first answer; and
+        // only exact counts replace estimates (a failed search keeps them).
+        if plan.version == version, SearchResults.exhaustive(results), !SearchResults.failed(results) {
+            deliver(version: plan.version, results: results, exhaustive: true)
+        }
+        if let wanted = completionWanted {
+            completionWanted = nil
+            if wanted.version == version { scheduleCompletion(wanted) }
+        }
+    }
+
+    private func deliver(version searched: Int, results: [JSON], exhaustive: Bool) {
+        if searched >= (latestResults?.version ?? 0) { latestResults = (searched, results, exhaustive) }
         let targets = subscribers.filter { (toldVersion[$0] ?? .max) <= searched }
         for subscriber in targets {
             toldVersion[subscriber] = searched
             resultsVersion[subscriber] = searched
         }
         if !targets.isEmpty {
-            environment.outlet.deliver(.resultsUpdated(session: name, version: searched, results: results), to: targets)
-        }
-        if searchPending {
-            searchPending = false
-            scheduleSearch()
+            environment.outlet.deliver(.resultsUpdated(session: name, version: searched, results: results, exhaustive: exhaustive),
+                                       to: targets)
         }
     }
 }

@@ -10,7 +10,9 @@ public struct SubscriberID: Hashable, Sendable, CustomStringConvertible {
 /// What a session tells its subscribers.
 public enum SessionPush: Sendable {
     case stateChanged(session: String, version: Int, state: JSON)
-    case resultsUpdated(session: String, version: Int, results: [JSON])
+    /// `exhaustive`: every count in `results` is exact. A first answer that is not is followed by
+    /// the exact one, of the same version, unless a newer version started (`Session`).
+    case resultsUpdated(session: String, version: Int, results: [JSON], exhaustive: Bool)
 }
 
 /// Where pushes go. Called on the session's queue, so one session's pushes
@@ -22,16 +24,21 @@ public protocol SessionOutlet: Sendable {
 /// What a session needs from its host: the engine, the outlet, and where
 /// searches run (the server's read pool; never the session's queue).
 public struct SessionEnvironment: Sendable {
+    public typealias Runner = @Sendable (_ session: String, _ job: @escaping @Sendable () -> Void) -> Void
+
     public let backend: any SearchBackend
     public let outlet: any SessionOutlet
     /// Runs a job for the named session.
-    public let runSearch: @Sendable (_ session: String, _ job: @escaping @Sendable () -> Void) -> Void
+    public let runSearch: Runner
+    /// Runs the exact search that completes an estimate: apart from `runSearch`, so that the next
+    /// keystroke's first answer does not wait behind it. Defaults to `runSearch`.
+    public let runCompletion: Runner
 
-    public init(backend: any SearchBackend, outlet: any SessionOutlet,
-                runSearch: @escaping @Sendable (_ session: String, _ job: @escaping @Sendable () -> Void) -> Void) {
+    public init(backend: any SearchBackend, outlet: any SessionOutlet, runSearch: @escaping Runner, runCompletion: Runner? = nil) {
         self.backend = backend
         self.outlet = outlet
         self.runSearch = runSearch
+        self.runCompletion = runCompletion ?? runSearch
     }
 }
 

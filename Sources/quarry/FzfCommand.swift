@@ -43,11 +43,16 @@ struct FzfCommand: ParsableCommand {
         }
     }
 
-    /// Sets the session's query and prints the lines of the results for it (or newer).
+    /// Sets the session's query and prints the lines of the results for it (or newer), once their
+    /// counts are exact. On a Typesense cluster a session answers first with estimates and then
+    /// with the exact counts (protocol/methods/resultsUpdated.md); fzf keeps a reload's header, and
+    /// only its --listen endpoint could make it reload again, which fzf 0.38 serves without
+    /// authentication (clients/shell/README.md), so the reload waits for the exact counts instead. An estimate is
+    /// shown ("~1,200 hits") only when another frontend's change skipped its completion.
     private func reload(_ text: String) throws {
         do {
             let reloader = try FzfReloader(options: daemon, index: index, hitsPerPage: hitsPerPage)
-            let result = try reloader.results(session: sessionName, query: text)
+            let result = try reloader.results(session: sessionName, query: text, exact: true)
             let hits = result["hits"]?.arrayValue ?? []
             let lines = FzfLines(attribute: attribute)
             StandardOutput.write(([FzfLines.header(for: result)] + hits.map(lines.line(for:))).map { $0 + "\n" }.joined())

@@ -34,12 +34,30 @@ struct FzfLines {
         let text: String
         if result["queryHasNoWords"]?.boolValue == true {
             text = "0 hits: the query has no searchable words"
+        } else if isEstimate(result) {
+            text = listed < nbHits ? "\(listed) of ~\(grouped(nbHits)) hits" : "~\(grouped(nbHits)) hits"
         } else if listed < nbHits {
-            text = "\(listed) of \(nbHits) hits"
+            text = "\(listed) of \(grouped(nbHits)) hits"
         } else {
             text = HitsRenderer.counted(nbHits)
         }
         return "-\t\(dim)\(text)\(reset)\t{}"
+    }
+
+    /// Whether `nbHits` is an estimate: a Typesense cluster's fast answer, which exact counts follow.
+    static func isEstimate(_ result: JSON) -> Bool {
+        result["exhaustive"]?["nbHits"]?.boolValue == false || result["exhaustiveNbHits"]?.boolValue == false
+    }
+
+    /// 1216 as "1,216".
+    static func grouped(_ count: Int) -> String {
+        var text = String(count)
+        var at = text.count - 3
+        while at > 0 {
+            text.insert(",", at: text.index(text.startIndex, offsetBy: at))
+            at -= 3
+        }
+        return text
     }
 
     /// The preview of a line's field 3: one attribute per line, matches in colour.

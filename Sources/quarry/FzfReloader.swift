@@ -34,8 +34,10 @@ struct FzfReloader {
         return (id, added["stateVersion"]?.intValue ?? version)
     }
 
-    /// The hits searcher's result (`hits`, `nbHits`…) for `query`, or a newer one.
-    func results(session: String, query: String) throws -> JSON {
+    /// The hits searcher's result (`hits`, `nbHits`…) for `query`, or a newer one; with `exact`, the
+    /// first such result whose counts are exact (on a cluster, the second push of a version), unless
+    /// another frontend's change supersedes it first: then the estimate it completes.
+    func results(session: String, query: String, exact: Bool = false) throws -> JSON {
         let (searcher, attachedAt) = try attach(session: session)
         var newest: JSON?
         let collect: (String, JSON) -> Void = { method, params in
@@ -44,9 +46,12 @@ struct FzfReloader {
         let reply = try connection.request("setQuery", params: ["session": .string(session), "query": .string(query)],
                                            onNotification: collect)
         let version = reply["stateVersion"]?.intValue ?? 0
+        var first: JSON?
         while true {
             if let update = newest, (update["stateVersion"]?.intValue ?? 0) >= version {
-                return try result(of: searcher, in: update["results"])
+                if !exact || update["exhaustive"]?.boolValue != false { return try result(of: searcher, in: update["results"]) }
+                if let first, first["stateVersion"] != update["stateVersion"] { return try result(of: searcher, in: first["results"]) }
+                if first == nil { first = update }
             }
             if version <= attachedAt {
                 // The query was already this one: no new results will be pushed; read the current page.

@@ -131,3 +131,18 @@ def test_the_picker_follows_a_session_changed_from_python(fixture_daemon, short_
     print(output)
     assert process.returncode == 0, output
     assert "1 passed" in output
+
+
+ESTIMATED_WORDS = [f"c{a}{b}x" for a in "aeiou" for b in "bdfglmnprstvwyzk"]  # 80 words: more than Typesense's 4 prefix candidates
+
+
+def test_the_picker_shows_an_estimate_then_the_exact_count(fixture_daemon, short_tmp):
+    """Issue 30: on a cluster (the Typesense pass) "~N hits" first, then "1,200 hits"; embedded, never "~"."""
+    with quarry.Client.connect(fixture_daemon.path, start=False) as client:
+        client.set_settings("things", {"searchableAttributes": ["title"]})
+        client.save_objects("things", [{"objectID": str(i), "title": f"{ESTIMATED_WORDS[i % 80]} item {i}"}
+                                       for i in range(1200)])
+    code, output = nvim(fixture_daemon, short_tmp, "estimates_spec.lua")
+    print(output)
+    assert code == 0, output
+    assert "1 passed, 0 failed, 0 skipped" in output

@@ -291,6 +291,45 @@ def test_fzf_in_tmux_types_live_shows_highlights_and_prints_the_choice(people, t
         assert rc.read().strip() == "0"
 
 
+# Estimates, then exact counts (issue 30): on a Typesense cluster (the Typesense pass) a one-letter
+# query over 80 words starting with it is answered first with an estimate. fzf keeps a reload's
+# header and could only be told to reload again through its unauthenticated --listen endpoint, so
+# a reload waits for the exact counts: fzf never shows an estimate that nothing would replace.
+
+ESTIMATED_WORDS = [f"c{a}{b}x" for a in "aeiou" for b in "bdfglmnprstvwyzk"]  # more than Typesense's 4 prefix candidates
+
+
+@pytest.fixture
+def things(people):
+    records = [{"objectID": str(i), "title": f"{ESTIMATED_WORDS[i % 80]} item {i}"} for i in range(1200)]
+    records += [{"objectID": f"z{i}", "title": f"zulu item {i}"} for i in range(100)]  # the empty query finds 1,300
+    quarry(people, "call", "setSettings", json.dumps({"index": "things", "settings": {"searchableAttributes": ["title"]}}))
+    quarry(people, "call", "saveObjects", json.dumps({"index": "things", "objects": records}))
+    return people
+
+
+def test_fzf_reload_prints_the_exact_count_not_the_estimate(things):
+    session_methods(things)
+    for query in ("c", "ce", "c"):
+        header = quarry(things, "fzf", "things", "--session", "estimates", "--hits-per-page", "5",
+                        "--reload-query", query).stdout.splitlines()[0]
+        shown = re.sub("\x1b\\[[0-9;]*m", "", header.split("\t")[1])
+        expected = 15 * sum(1 for word in ESTIMATED_WORDS if word.startswith(query))
+        assert shown == f"5 of {expected:,} hits", shown
+
+
+def test_fzf_in_tmux_shows_the_exact_count(things, tmux):
+    session_methods(things)
+    command = f"'{quarry_binary()}' fzf things --session live-estimates --hits-per-page 5 --socket '{things.path}'"
+    subprocess.run(["tmux", "new-session", "-d", "-s", tmux, "-x", "160", "-y", "30", command], check=True)
+    wait_for_pane(tmux, lambda screen: "5 of 1,300 hits" in screen)
+    subprocess.run(["tmux", "send-keys", "-t", tmux, "c"], check=True)
+    screen = wait_for_pane(tmux, lambda screen: "5 of 1,200 hits" in screen)
+    assert "~" not in screen
+    state = json.loads(quarry(things, "call", "getState", '{"session":"live-estimates"}').stdout)
+    assert state["state"]["query"] == "c"
+
+
 # The scripts in clients/shell
 
 SHELL_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "clients", "shell")

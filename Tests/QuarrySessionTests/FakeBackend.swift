@@ -14,13 +14,26 @@ final class FakeBackend: SearchBackend, @unchecked Sendable {
     private var _inFlight = 0
     private var _maxInFlight = 0
     private var gate: DispatchSemaphore?
+    /// Fast searches answer with estimates (as a cluster may); exact ones wait on `exactGate` when set.
+    private let estimates: Bool
+    private var exactGate: DispatchSemaphore?
+    private var _counts: [String] = []
 
-    init(response: JSONObject, settings: [String: JSONObject] = [:], failing: Set<String> = [], gated: Bool = false) {
+    init(response: JSONObject, settings: [String: JSONObject] = [:], failing: Set<String> = [], gated: Bool = false,
+         estimates: Bool = false, exactGated: Bool = false) {
         self.response = response
         settingsByIndex = settings
         self.failing = failing
         gate = gated ? DispatchSemaphore(value: 0) : nil
+        self.estimates = estimates
+        exactGate = exactGated ? DispatchSemaphore(value: 0) : nil
     }
+
+    /// The `counts` each search asked for ("exact" when absent), in call order.
+    var counts: [String] { lock.withLock { _counts } }
+
+    /// Lets one held exact search run.
+    func releaseExact() { lock.withLock { exactGate }?.signal() }
 
     var calls: Int { lock.withLock { _calls } }
     var queries: [String] { lock.withLock { _queries } }
@@ -37,18 +50,25 @@ final class FakeBackend: SearchBackend, @unchecked Sendable {
     }
 
     func search(index: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
+        let fast = parameters["counts"]?.stringValue == "fast"
         let gate = lock.withLock { () -> DispatchSemaphore? in
             _calls += 1
             _queries.append(parameters["query"]?.stringValue ?? "")
+            _counts.append(fast ? "fast" : "exact")
             _inFlight += 1
             _maxInFlight = max(_maxInFlight, _inFlight)
-            return self.gate
+            return fast || !estimates ? self.gate : exactGate
         }
         gate?.wait()
         defer { lock.withLock { _inFlight -= 1 } }
         if failing.contains(index) { throw .invalidParameter("index", "an existing index") }
         var answer = response
         answer["query"] = parameters["query"]
+        if estimates {
+            let exact = JSON.bool(!fast)
+            answer["exhaustive"] = ["nbHits": exact, "typo": exact, "facetsCount": exact]
+            answer["exhaustiveNbHits"] = exact
+        }
         return answer
     }
 
@@ -69,6 +89,14 @@ final class RecordingOutlet: SessionOutlet, @unchecked Sendable {
         var method: String
         var version: Int
         var query: String?
+        /// For results: whether every count is exact.
+        var exhaustive: Bool? = nil
+
+        /// `exhaustive` is compared only when both sides name it.
+        static func == (l: Received, r: Received) -> Bool {
+            l.method == r.method && l.version == r.version && l.query == r.query
+                && (l.exhaustive == nil || r.exhaustive == nil || l.exhaustive == r.exhaustive)
+        }
     }
 
     private let lock = NSLock()
@@ -78,8 +106,8 @@ final class RecordingOutlet: SessionOutlet, @unchecked Sendable {
         let entry: Received
         switch push {
         case .stateChanged(_, let version, let state): entry = Received(method: "stateChanged", version: version, query: state["query"]?.stringValue)
-        case .resultsUpdated(_, let version, let results):
-            entry = Received(method: "resultsUpdated", version: version, query: results.first?["query"]?.stringValue)
+        case .resultsUpdated(_, let version, let results, let exhaustive):
+            entry = Received(method: "resultsUpdated", version: version, query: results.first?["query"]?.stringValue, exhaustive: exhaustive)
         }
         lock.withLock { for subscriber in subscribers { received[subscriber, default: []].append(entry) } }
     }

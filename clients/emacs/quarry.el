@@ -319,6 +319,21 @@ A reply to an older keystroke than the newest is dropped."
     (1 (format "1 %s" noun))
     (_ (format "%d %ss" count noun))))
 
+(defun quarry--grouped (count)
+  "COUNT with its thousands grouped: \"1,216\"."
+  (let ((text (number-to-string count)))
+    (while (string-match "\\([0-9]\\)\\([0-9]\\{3\\}\\)\\(,\\|$\\)" text)
+      (setq text (replace-match "\\1,\\2\\3" t nil text)))
+    text))
+
+(defun quarry--total (results)
+  "The nbHits of RESULTS as shown: \"1,216\", or an estimate as one, \"~1,200\".
+A Typesense cluster answers a keystroke with estimates first; the exact
+counts follow as a second resultsUpdated of the same version."
+  (let ((flags (plist-get results :exhaustive)))
+    (concat (if (or (eq (plist-get flags :nbHits) :json-false) (eq (plist-get results :exhaustiveNbHits) :json-false)) "~" "")
+            (quarry--grouped (or (plist-get results :nbHits) 0)))))
+
 (defun quarry-search--render (hits total)
   "Show HITS (of TOTAL) in the results buffer."
   (setq quarry-search--hits hits
@@ -452,7 +467,7 @@ on it."
                                              (plist-get entry :value) (plist-get entry :count))
                                      'face (and refined 'quarry-refined)
                                      'quarry-facet (cons attribute (plist-get entry :value)))))))
-    (insert (propertize (format "\nHits %d of %d\n" (length quarry-session--hits) (or (plist-get results :nbHits) 0))
+    (insert (propertize (format "\nHits %d of %s\n" (length quarry-session--hits) (quarry--total results))
                         'face 'quarry-heading))
     (seq-doseq (hit quarry-session--hits)
       (insert (propertize (concat "  " (quarry--hit-line hit)) 'quarry-hit hit) "\n"))

@@ -14,6 +14,8 @@ public struct SearchRequest: RequestType {
         if let query = params.object["query"], query.stringValue == nil, !query.isNull {
             throw params.fail("query", expected: "a string", got: query)
         }
+        // `counts` (protocol/methods/search.md): exact (the default) or fast, which a cluster may answer with estimates.
+        _ = try params.oneOf("counts", ["exact": true, "fast": false])
         parameters = params.remaining(excluding: ["index"])
     }
 }

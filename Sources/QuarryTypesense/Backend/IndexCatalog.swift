@@ -1,3 +1,4 @@
+import Dispatch
 import QuarryEngine
 import QuarryJSON
 import QuarrySync
@@ -6,6 +7,12 @@ import QuarrySync
 /// every keystroke needs its index's settings and fields, but another daemon
 /// may change them, so a cached copy is trusted for `maxAge` only and dropped
 /// at once after this daemon's own changes.
+///
+/// A keystroke never waits for that read: past `maxAge`, a copy younger than
+/// `staleLimit` still answers while one refresh runs on `refresher` (so
+/// another daemon's change shows from the next read after it lands); only a
+/// missing or older copy is read on the caller's thread. A collection gone
+/// meanwhile is caught where it is searched (`againIfRebuilt`).
 final class IndexCatalog: Sendable {
     struct Snapshot: Sendable {
         var entries: [String: CatalogEntry]
@@ -16,13 +23,34 @@ final class IndexCatalog: Sendable {
 
     private let api: TypesenseAPI
     private let maxAge: Duration
-    private let cache = Locked<Snapshot?>(nil)
+    private let staleLimit: Duration
+    /// The copy, and how many times it was dropped: a read that began before a drop is not kept.
+    private let cache = Locked<(snapshot: Snapshot?, drops: Int)>((nil, 0))
     /// Concrete field names per physical collection (wildcard fields appear once a document holds them).
-    private let fieldCache = Locked<[String: (fields: Set<String>, readAt: ContinuousClock.Instant)]>([:])
+    private let fieldCache = Locked<(fields: [String: (names: Set<String>, readAt: ContinuousClock.Instant)], drops: Int)>(([:], 0))
+    private let refresher = DispatchQueue(label: "quarry.typesense.catalog")
+    /// What `refresher` is about to read again: "" for the catalogue, else a collection's name.
+    private let refreshing = Locked<Set<String>>([])
 
-    init(api: TypesenseAPI, maxAge: Duration = .seconds(1)) {
+    init(api: TypesenseAPI, maxAge: Duration = .seconds(1), staleLimit: Duration = .seconds(30)) {
         self.api = api
         self.maxAge = maxAge
+        self.staleLimit = staleLimit
+    }
+
+    /// Whether a copy read at `readAt` answers now, starting `refresh` off the caller's thread when
+    /// it is past `maxAge` (once per `key` at a time).
+    private func usable(readAt: ContinuousClock.Instant, key: String, refresh: @escaping @Sendable () -> Void) -> Bool {
+        let age = ContinuousClock.now - readAt
+        if age < maxAge { return true }
+        guard age < staleLimit else { return false }
+        if refreshing.withLock({ $0.insert(key).inserted }) {
+            refresher.async { [self] in
+                refresh()
+                refreshing.withLock { _ = $0.remove(key) }
+            }
+        }
+        return true
     }
 
     /// Creates the meta collection when the cluster has none (the first daemon on a new cluster).
@@ -39,7 +67,14 @@ final class IndexCatalog: Sendable {
     }
 
     func snapshot() throws(EngineError) -> Snapshot {
-        if let cached = cache.withLock({ $0 }), ContinuousClock.now - cached.readAt < maxAge { return cached }
+        if let cached = cache.withLock({ $0.snapshot }),
+           usable(readAt: cached.readAt, key: "", refresh: { [self] in _ = try? read() }) { return cached }
+        return try read()
+    }
+
+    private func read() throws(EngineError) -> Snapshot {
+        let started = ContinuousClock.now
+        let drops = cache.withLock { $0.drops }
         let documents = try call { () throws(TypesenseError) in try api.exportDocuments(collection: FieldNames.metaCollection) }
         var entries: [String: CatalogEntry] = [:]
         var replicaOf: [String: String] = [:]
@@ -48,8 +83,8 @@ final class IndexCatalog: Sendable {
             entries[entry.name] = entry
             for replica in entry.replicaNames { replicaOf[replica] = entry.name }
         }
-        let fresh = Snapshot(entries: entries, replicaOf: replicaOf, readAt: ContinuousClock.now)
-        cache.withLock { $0 = fresh }
+        let fresh = Snapshot(entries: entries, replicaOf: replicaOf, readAt: started)
+        cache.withLock { if $0.drops == drops { $0.snapshot = fresh } }
         return fresh
     }
 
@@ -67,13 +102,22 @@ final class IndexCatalog: Sendable {
 
     /// nil when the collection is gone.
     func fields(of collection: String) throws(EngineError) -> Set<String>? {
-        if let cached = fieldCache.withLock({ $0[collection] }), ContinuousClock.now - cached.readAt < maxAge { return cached.fields }
+        if let cached = fieldCache.withLock({ $0.fields[collection] }),
+           usable(readAt: cached.readAt, key: collection, refresh: { [self] in _ = try? readFields(of: collection) }) {
+            return cached.names
+        }
+        return try readFields(of: collection)
+    }
+
+    private func readFields(of collection: String) throws(EngineError) -> Set<String>? {
+        let started = ContinuousClock.now
+        let drops = fieldCache.withLock { $0.drops }
         guard let schema = try call({ () throws(TypesenseError) in try api.collection(collection) }) else { return nil }
         guard case .array(let fields)? = schema["fields"] else {
             throw .storage("the cluster describes collection '\(collection)' without fields")
         }
         let names = Set(fields.compactMap { $0["name"]?.stringValue }.filter { !$0.contains("*") })
-        fieldCache.withLock { $0[collection] = (names, ContinuousClock.now) }
+        fieldCache.withLock { if $0.drops == drops { $0.fields[collection] = (names, started) } }
         return names
     }
 
@@ -92,13 +136,14 @@ final class IndexCatalog: Sendable {
 
     /// After this daemon's own change.
     func invalidate() {
-        cache.withLock { $0 = nil }
+        cache.withLock { $0 = (nil, $0.drops + 1) }
     }
 
     /// After a document write, which may add fields to the collection.
     func invalidateFields(of collection: String? = nil) {
         fieldCache.withLock { cache in
-            if let collection { cache[collection] = nil } else { cache = [:] }
+            if let collection { cache.fields[collection] = nil } else { cache.fields = [:] }
+            cache.drops += 1
         }
     }
 }

@@ -20,10 +20,12 @@ public final class TypesenseBackend: IndexBackend {
     let taskIDs = TaskIDs()
     private let prepared = Locked(false)
 
-    public init(configuration: TypesenseConfiguration, log: @escaping @Sendable (String) -> Void) {
+    /// `transport`: how requests reach the nodes (a test counts them through a wrapper).
+    public init(configuration: TypesenseConfiguration, transport: any HTTPTransport = URLSessionTransport.shared,
+                log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.log = log
-        cluster = TypesenseCluster(configuration: configuration, log: log)
+        cluster = TypesenseCluster(configuration: configuration, transport: transport, log: log)
         api = TypesenseAPI(cluster: cluster)
         catalog = IndexCatalog(api: api)
     }

@@ -1,11 +1,12 @@
 extension TypesenseCluster {
     /// The cluster `quarry serve --typesense-nodes` configures; nodes that do not parse are left out
     /// (`TypesenseConfiguration.parseNodes` has rejected them already).
-    public convenience init(configuration: TypesenseConfiguration, log: (@Sendable (String) -> Void)? = nil) {
+    public convenience init(configuration: TypesenseConfiguration, transport: any HTTPTransport = URLSessionTransport.shared,
+                            log: (@Sendable (String) -> Void)? = nil) {
         var options = ClusterOptions()
         options.writeRetryBound = configuration.writeRetrySeconds
         options.readYourWritesWindow = configuration.readYourWritesSeconds
         self.init(nodes: configuration.nodes.compactMap { TypesenseNode($0) }, apiKey: configuration.apiKey,
-                  options: options, log: log)
+                  options: options, transport: transport, log: log)
     }
 }

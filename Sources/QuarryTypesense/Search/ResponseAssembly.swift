@@ -11,8 +11,10 @@ import QuarryJSON
 public enum ResponseAssembly {
     /// `results`: the multi_search results, one per `translation.requests` (searches known to find
     /// nothing were not sent and read as empty).
+    /// `exhaustive`: which counts are exact (`CountMode.fast` may leave them estimates).
     public static func response(
-        _ translation: SearchTranslation, results: [JSONObject], highlighting: (any HitHighlighting)?, processingTimeMS: Int
+        _ translation: SearchTranslation, results: [JSONObject], highlighting: (any HitHighlighting)?, processingTimeMS: Int,
+        exhaustive: Exhaustiveness = .exact
     ) throws(EngineError) -> JSON {
         let parameters = translation.parameters
         guard results.count == translation.requests.count else {
@@ -84,7 +86,7 @@ public enum ResponseAssembly {
             }
             extra["facets"] = .object(facets)
             if !stats.isEmpty { extra["facets_stats"] = .object(stats) }
-            extra["exhaustiveFacetsCount"] = true
+            extra["exhaustiveFacetsCount"] = .bool(exhaustive.facetsCount)
         }
         if let notCounted = parameters.refinements.facetsNotCountedJSON { extra["facetsNotCounted"] = notCounted }
         if QueryWords.holdsNoWord(parameters.query) { extra["queryHasNoWords"] = true }
@@ -95,7 +97,7 @@ public enum ResponseAssembly {
         }
         let response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
                                       processingTimeMS: processingTimeMS, query: parameters.query, params: nil,
-                                      exhaustiveNbHits: true, exhaustiveTypo: true, extra: extra)
+                                      exhaustiveNbHits: exhaustive.nbHits, exhaustiveTypo: exhaustive.nbHits, extra: extra)
         return response.json()
     }
 

@@ -42,6 +42,9 @@ public struct SearchTranslation: Sendable {
 
     public let index: String
     public let parameters: SearchParameters
+    public let counts: CountMode
+    /// Whether the query has a word: without one, `CountMode.fast` changes nothing, so counts are exact.
+    let hasWords: Bool
     public let searches: [Search]
     /// `sort_by` keys past Typesense's three, not applied.
     public let droppedSortKeys: [String]
@@ -62,13 +65,15 @@ public struct SearchTranslation: Sendable {
     /// a replica's primary's); `fields`: the collection's concrete field names (GET /collections).
     public init(
         index: String, parameters: SearchParameters, settings: IndexSettings, collection: String, fields: Set<String>,
-        filter render: FilterRendering, highlighting: (any HitHighlighting)?
+        filter render: FilterRendering, highlighting: (any HitHighlighting)?, counts: CountMode = .exact
     ) throws(EngineError) {
         self.index = index
         self.parameters = parameters
+        self.counts = counts
         let refinements = parameters.refinements
         let plan = try ConditionPlan(refinements)
-        let text = TextQuery(parameters, settings: settings, fields: fields)
+        let text = TextQuery(parameters, settings: settings, fields: fields, counts: counts)
+        hasWords = text.hasWords
         let distinctAttribute = settings.attributeForDistinct.flatMap { $0.isEmpty ? nil : $0 }
         let distinctField = distinctAttribute.flatMap { attribute in
             fields.contains(Self.distinctKeyField) ? Self.distinctKeyField : fields.contains(FieldNames.facet(attribute)) ? FieldNames.facet(attribute) : nil

@@ -7,6 +7,9 @@ import QuarryJSON
 /// with the rank), or every `s_` field when `searchableAttributes` is empty. Typo budgets use the
 /// engine's word-length thresholds. `exhaustive` holds the parameters without which Typesense
 /// drops hits once it has "enough" (protocol/backends.md, "Exact counts"): counts are exact only with them.
+/// In `CountMode.fast`, the two that bound how far a word expands (prefix candidates, typos once
+/// exact hits exist) keep Typesense's defaults, which is what makes it fast; the others keep the
+/// hit set the engine's (no word dropped, no split or joined words, no overrides).
 struct TextQuery: Sendable {
     /// The text sent as `q`: `*` when the query has no word.
     let q: String
@@ -28,7 +31,10 @@ struct TextQuery: Sendable {
         "enable_overrides": false,
     ]
 
-    init(_ search: SearchParameters, settings: IndexSettings, fields: Set<String>) {
+    /// The parameters `exhaustive` sets that `CountMode.fast` leaves to Typesense.
+    static let expansionBounds = ["max_candidates", "typo_tokens_threshold"]
+
+    init(_ search: SearchParameters, settings: IndexSettings, fields: Set<String>, counts: CountMode = .exact) {
         // A query without a word (by the engine's normaliser) matches every record, as `*` does.
         // The text itself goes as typed: documents hold the raw text and Typesense's tokenizer
         // (no `token_separators`) joins "don't" into one token on both sides, where sending the
@@ -72,7 +78,7 @@ struct TextQuery: Sendable {
         // prefixLast: the last word is a prefix unless a space or symbol ends it, as in the engine.
         let endsInWord = search.query.unicodeScalars.last.map(Self.isWordScalar) ?? false
         p["prefix"] = .bool(search.queryType != .prefixNone && endsInWord)
-        for (key, value) in Self.exhaustive { p[key] = value }
+        for (key, value) in Self.exhaustive where counts == .exact || !Self.expansionBounds.contains(key) { p[key] = value }
         // `min`: Typesense's own rule with threshold 1 (typos are tried only when no hit has fewer)
         // is the engine's "fewest typos only" when hits are counted by their cheapest word choice.
         if search.typoTolerance == .min { p["typo_tokens_threshold"] = 1 }

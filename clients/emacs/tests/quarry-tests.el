@@ -25,6 +25,9 @@ WHAT names the wait in the failure."
       (accept-process-output nil 0.02))
     (unless (funcall predicate) (error "Timed out waiting for %s" (or what predicate)))))
 
+(defvar quarry-test--serve-flags nil
+  "More `quarry serve' flags for the daemon of `quarry-test-with-daemon'.")
+
 (defmacro quarry-test-with-daemon (&rest body)
   "Run BODY with a fresh socket daemon that `quarry-connection' reaches."
   (declare (indent 0) (debug t))
@@ -35,8 +38,9 @@ WHAT names the wait in the failure."
           (quarry-data-directory (expand-file-name "data" directory))
           (daemon (make-process :name "quarry-test-daemon" :noquery t :buffer nil
                                 :stderr (get-buffer-create " *quarry-test-daemon*")
-                                :command (list quarry-test--binary "serve" "--socket" quarry-socket
-                                               "--data-dir" quarry-data-directory))))
+                                :command (append (list quarry-test--binary "serve" "--socket" quarry-socket
+                                                       "--data-dir" quarry-data-directory)
+                                                 quarry-test--serve-flags))))
      (unwind-protect
          (progn (quarry-test--wait-for (lambda () (file-exists-p quarry-socket)) "the daemon's socket")
                 ,@body)
@@ -139,6 +143,40 @@ WHAT names the wait in the failure."
                                                   (not (string-match-p "Hits 12 of 12" (buffer-string)))))
                                      "the other frontend's results"))
           (delete-process other))))))
+
+;; Estimates, then exact counts (protocol/methods/resultsUpdated.md). With
+;; QUARRY_TEST_TYPESENSE_FLAGS (the `quarry serve' flags of a real Typesense node,
+;; set by Tests/EndToEnd/test_clients_emacs.py) the daemon keeps its indices there,
+;; and a one-letter query over 80 words starting with it is first shown as an
+;; estimate, "~N", then as the exact 1,200; on the embedded engine never as "~".
+(ert-deftest quarry-session-shows-an-estimate-then-the-exact-count ()
+  (let* ((flags (getenv "QUARRY_TEST_TYPESENSE_FLAGS"))
+         (quarry-test--serve-flags (and flags (split-string flags "\x1f")))
+         (shown nil)
+         ;; Each render's results: their query and their total as shown.
+         (record (lambda (&rest _)
+                   (when (string-match "Hits [0-9]+ of \\([~0-9,]+\\)" (buffer-string))
+                     (push (cons (plist-get quarry-session--results :query) (match-string 1 (buffer-string))) shown)))))
+    (quarry-test-with-daemon
+      (jsonrpc-request (quarry-connection) 'setSettings '(:index "things" :settings (:searchableAttributes ["title"])))
+      (let ((words (cl-loop for a across "aeiou" append (cl-loop for b across "bdfglmnprstvwyzk"
+                                                                  collect (format "c%c%cx" a b)))))
+        (quarry-test--save "things" (cl-loop for i below 1200
+                                             collect (list :objectID (number-to-string i)
+                                                           :title (format "%s item %d" (nth (% i 80) words) i)))))
+      (let ((buffer (quarry-session "estimates" "things")))
+        (advice-add 'quarry-session--render :after record)
+        (unwind-protect
+            (progn
+              (quarry-test--wait-for (lambda () (member '("" . "1,200") shown)) "the first results")
+              (with-current-buffer buffer (quarry-session--change 'setQuery '(:query "c")))
+              (quarry-test--wait-for (lambda () (equal (car shown) '("c" . "1,200"))) "the exact count")
+              (let ((estimates (seq-filter (lambda (text) (string-prefix-p "~" text))
+                                           (mapcar #'cdr (seq-filter (lambda (entry) (equal (car entry) "c")) shown)))))
+                (if flags
+                    (should (and estimates (string-match-p "\\`~[0-9,]+\\'" (car (last estimates)))))
+                  (should-not estimates))))
+          (advice-remove 'quarry-session--render record))))))
 
 (ert-deftest quarry-session-facet-toggle-refines-and-keeps-disjunctive-counts ()
   (quarry-test-with-daemon

@@ -76,6 +76,12 @@ return {
   { "status: hits, index and relevant sort", function()
     H.eq("3 hits · people · all", render.status({ nbHits = 3, relevantSort = { priority = "hitsCount" } }, "people"))
   end },
+  { "status: an estimate shows as one, thousands are grouped", function()
+    H.eq("~1,200 hits · people", render.status({ nbHits = 1200, exhaustive = { nbHits = false } }, "people"))
+    H.eq("~40 hits · people", render.status({ nbHits = 40, exhaustiveNbHits = false }, "people"))
+    H.eq("1,216 hits · people", render.status({ nbHits = 1216, exhaustive = { nbHits = true } }, "people"))
+    H.eq("1,000,000 hits · people", render.status({ nbHits = 1000000 }, "people"))
+  end },
   { "status: one hit is singular, none is no hits", function()
     H.eq("1 hit · people", render.status({ nbHits = 1 }, "people"))
     H.eq("no hits · people", render.status({ nbHits = 0 }, "people"))

@@ -59,6 +59,7 @@ class Connection:
         self.sock.connect(path)
         self.buffer = b""
         self.peeked = []
+        self.estimated = set()
 
     def send(self, message):
         self.sock.sendall(json.dumps(message).encode() + b"\n")
@@ -76,7 +77,24 @@ class Connection:
                 return None
             self.buffer += data
         line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line) if line.strip() else self.next(timeout)
+        if not line.strip():
+            return self.next(timeout)
+        message = json.loads(line)
+        if self.is_completion(message):
+            return self.next(timeout)
+        return message
+
+    def is_completion(self, message):
+        """The exact counts a cluster pushes after a version's estimate (protocol/methods/resultsUpdated.md):
+        transcripts show each version's results once (see protocol/examples/README.md)."""
+        if message.get("method") != "resultsUpdated":
+            return False
+        params = message.get("params", {})
+        version = (params.get("session"), params.get("stateVersion"))
+        if params.get("exhaustive") is False:
+            self.estimated.add(version)
+            return False
+        return version in self.estimated
 
 
 def replay(transcript, socket_path, directory):

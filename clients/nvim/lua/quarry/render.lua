@@ -190,16 +190,29 @@ function M.facets(facets, order, dates)
   return lines, highlights, entries
 end
 
--- "no hits", "1 hit", "2 hits".
-local function count_of(count, noun)
+-- 1216 as "1,216".
+local function grouped(count)
+  local text = tostring(math.floor(count))
+  local head = #text % 3 == 0 and 3 or #text % 3
+  return text:sub(1, head) .. text:sub(head + 1):gsub("(%d%d%d)", ",%1")
+end
+
+-- "no hits", "1 hit", "1,216 hits"; an estimate as one: "~1,200 hits".
+local function count_of(count, noun, estimate)
+  if estimate then return "~" .. grouped(count) .. " " .. noun .. "s" end
   if count == 0 then return "no " .. noun .. "s" end
-  return string.format("%d %s%s", count, noun, count == 1 and "" or "s")
+  return string.format("%s %s%s", grouped(count), noun, count == 1 and "" or "s")
+end
+
+-- Whether `nbHits` is an estimate (a Typesense cluster's fast answer; the exact count follows).
+local function estimated(result)
+  return (type(result.exhaustive) == "table" and result.exhaustive.nbHits == false) or result.exhaustiveNbHits == false
 end
 
 -- The prompt's status: hit count, index, and the relevant-sort state.
 function M.status(result, index)
   if type(result) ~= "table" then return index end
-  local parts = { count_of(tonumber(result.nbHits) or 0, "hit"), index }
+  local parts = { count_of(tonumber(result.nbHits) or 0, "hit", estimated(result)), index }
   if type(result.relevantSort) == "table" then
     table.insert(parts, result.relevantSort.priority == "relevancy" and "relevant" or "all")
   end

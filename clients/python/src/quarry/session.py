@@ -25,6 +25,11 @@ def first_hits_searcher(state: Optional[StateChanged], name: str) -> str:
     raise LookupError(f"session {name!r} has no hits searcher")
 
 
+def _newest(results: Optional[ResultsUpdate], exact: bool) -> Optional[ResultsUpdate]:
+    """``results``, or with ``exact`` only when they hold no estimate."""
+    return results if results is not None and (results.exhaustive or not exact) else None
+
+
 class SessionTracker:
     """The newest state and results of a session, from its notifications.
     A push older than one already seen is dropped (the server never sends
@@ -109,9 +114,11 @@ class Session:
         """Every ``stateChanged`` and ``resultsUpdated`` from this call on, in order."""
         return Subscription(self, timeout)
 
-    def wait_results(self, min_version: Optional[int] = None, timeout: Optional[float] = 10.0) -> ResultsUpdate:
-        """The newest results once they cover ``min_version`` (default: the current state version)."""
-        return self._wait(lambda: self._tracker.results, min_version, timeout)
+    def wait_results(self, min_version: Optional[int] = None, timeout: Optional[float] = 10.0, *,
+                     exact: bool = False) -> ResultsUpdate:
+        """The newest results once they cover ``min_version`` (default: the current state version);
+        with ``exact``, once they also hold no estimate (``ResultsUpdate.exhaustive``)."""
+        return self._wait(lambda: _newest(self._tracker.results, exact), min_version, timeout)
 
     def wait_state(self, min_version: int, timeout: Optional[float] = 10.0) -> StateChanged:
         return self._wait(lambda: self._tracker.state, min_version, timeout)

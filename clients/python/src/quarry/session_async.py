@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Mapping, Optiona
 
 from . import session_calls as sc
 from .errors import ConnectionLost
-from .session import Event, SessionTracker, Versioned, first_hits_searcher
+from .session import Event, SessionTracker, Versioned, _newest, first_hits_searcher
 from .session_calls import ResultsUpdate, SearcherResult, StateChanged
 
 if TYPE_CHECKING:
@@ -54,8 +54,9 @@ class AsyncSession:
         """Every ``stateChanged`` and ``resultsUpdated`` from this call on (``async for``)."""
         return AsyncSubscription(self, timeout)
 
-    async def wait_results(self, min_version: Optional[int] = None, timeout: Optional[float] = 10.0) -> ResultsUpdate:
-        return await self._wait(lambda: self._tracker.results, min_version, timeout)
+    async def wait_results(self, min_version: Optional[int] = None, timeout: Optional[float] = 10.0, *,
+                           exact: bool = False) -> ResultsUpdate:
+        return await self._wait(lambda: _newest(self._tracker.results, exact), min_version, timeout)
 
     async def wait_state(self, min_version: int, timeout: Optional[float] = 10.0) -> StateChanged:
         return await self._wait(lambda: self._tracker.state, min_version, timeout)

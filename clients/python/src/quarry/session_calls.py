@@ -69,6 +69,12 @@ class ResultsUpdate:
                 return result
         raise LookupError("the session has no hits searcher")
 
+    @property
+    def exhaustive(self) -> bool:
+        """``False`` when some counts are estimates: on a Typesense cluster a second update of the
+        same version, with the exact counts, follows unless a newer version comes first."""
+        return self.raw.get("exhaustive") is not False
+
     def for_searcher(self, searcher: str) -> SearcherResult:
         for result in self.results:
             identifier = result.get("searcher") if isinstance(result, dict) else result.searcher

@@ -88,6 +88,23 @@ class Hit:
         return value.get("value") if isinstance(value, dict) else None
 
 
+def count_text(count: int, noun: str, estimate: bool = False) -> str:
+    """``"no hits"``, ``"1 hit"``, ``"1,216 hits"``; ``"~1,200 hits"`` for an estimate."""
+    if estimate:
+        return f"~{count:,} {noun}s"
+    if count == 0:
+        return f"no {noun}s"
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def _exhaustive(result: JSONObject, key: str, older: str) -> bool:
+    """Algolia's ``exhaustive.<key>`` or its older top-level flag; absent is exact."""
+    flags = result.get("exhaustive")
+    if isinstance(flags, dict) and flags.get(key) is False:
+        return False
+    return result.get(older) is not False
+
+
 @dataclass(frozen=True)
 class SearchResponse:
     """One page of hits, shaped like Algolia's response."""
@@ -121,6 +138,22 @@ class SearchResponse:
         if isinstance(values, list):
             return {str(item.get("value")): _int(item.get("count")) for item in values if isinstance(item, dict)}
         return {}
+
+    @property
+    def exhaustive_nb_hits(self) -> bool:
+        """``False`` when ``nb_hits`` is an estimate (a Typesense cluster's fast answer); exact ones follow."""
+        return _exhaustive(self.raw, "nbHits", "exhaustiveNbHits")
+
+    @property
+    def exhaustive_facets_count(self) -> bool:
+        """``False`` when the facet counts are estimates."""
+        return _exhaustive(self.raw, "facetsCount", "exhaustiveFacetsCount")
+
+    @property
+    def hits_text(self) -> str:
+        """The hit count as a frontend shows it: ``"no hits"``, ``"1 hit"``, ``"1,216 hits"``, and an
+        estimate as one: ``"~1,200 hits"``."""
+        return count_text(self.nb_hits, "hit", estimate=not self.exhaustive_nb_hits)
 
     @classmethod
     def from_json(cls, result: JSONObject) -> "SearchResponse":
