@@ -53,6 +53,7 @@ NOT_APPLICABLE = {
     "test_faults.py::test_disk_full": "a full disk under the embedded engine's data directory",
     "test_faults.py::test_a_truncated_derived_file": "the embedded engine's derived files on disk",
     "test_faults.py::test_a_damaged_sqlite_page": "the embedded engine's SQLite pages",
+    "test_faults.py::test_kill_9_during_a_record_compaction": "the embedded engine's SQLite store and its compaction",
 }
 
 
