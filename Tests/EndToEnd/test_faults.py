@@ -328,7 +328,8 @@ def test_kill_9_during_a_record_compaction_keeps_every_record(short_tmp, data_di
     path, objects = format_1_store(data_dir, 60_000)
     size_before = os.path.getsize(path)
     socket_path = os.path.join(short_tmp, "cmp.sock")
-    daemon = SocketDaemon(data_dir, socket_path)
+    # Opening builds the search index of 60,000 records before the daemon listens: more than the usual wait.
+    daemon = SocketDaemon(data_dir, socket_path, wait=False)
     try:
         deadline = time.time() + 120
         while row_kinds(path).get("blob", 0) < 5_000 and time.time() < deadline:
@@ -340,8 +341,9 @@ def test_kill_9_during_a_record_compaction_keeps_every_record(short_tmp, data_di
     assert 0 < kinds.get("blob", 0) < 60_000, f"killed in the middle of the compaction: {kinds}"
 
     by_id = {o["objectID"]: o for o in objects}
-    daemon = SocketDaemon(data_dir, socket_path)
+    daemon = SocketDaemon(data_dir, socket_path, wait=False)
     try:
+        daemon.wait_until_listening(timeout=180)
         client = daemon.connect()
         assert count(client, "old") == 60_000
         for start in range(0, 60_000, 2_000):

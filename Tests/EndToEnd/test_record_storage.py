@@ -57,7 +57,8 @@ def check_everything(client, socket_path, records, short_tmp):
     for record in exported:
         assert same(record, by_id[record["objectID"]]), f"export changed {record['objectID']}"
     for query in ("crème brûlée", "word119999", "amber birch"):
-        reply = client.result("search", {"index": "shop", "query": query, "hitsPerPage": 20, "attributesToHighlight": []})
+        reply = client.result("search", {"index": "shop", "query": query, "hitsPerPage": 20, "attributesToHighlight": []},
+                              timeout=120)
         assert reply["nbHits"] > 0, query
         for hit in reply["hits"]:
             stored = {k: v for k, v in hit.items() if not k.startswith("_")}
