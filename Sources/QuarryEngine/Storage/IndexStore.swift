@@ -47,7 +47,7 @@ final class IndexStore {
     private var inTransaction = false
 
     /// Past this size the write-ahead log is checkpointed and truncated after a write.
-    let walLimit: Int
+    private let walLimit: Int
 
     /// The writer's page cache, in KiB. With SQLite's default of 2 MiB, a transaction that inserts
     /// a few hundred thousand records of 500-800 bytes spills pages to the log and rewrites them over
@@ -263,7 +263,7 @@ final class IndexStore {
 
     /// The blob to store for `body`, or nil to store its text. Until the index
     /// has a dictionary, records are stored as text and sampled; the write that
-    /// fills the sample trains the dictionary, inside its own transaction.
+    /// fills the sample trains the dictionary, inside that write's transaction.
     private func compressed(_ body: [UInt8]) throws(EngineError) -> [UInt8]? {
         if compressor.dictionaryID == nil {
             sample.add(body)
