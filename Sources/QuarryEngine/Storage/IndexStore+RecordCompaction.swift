@@ -39,6 +39,8 @@ extension IndexStore {
     /// which. The generation stays: the records' JSON is unchanged, so the search
     /// files stay valid.
     func compactRecords(batch: Int = IndexStore.compactionBatch) throws(EngineError) -> Bool {
+        // A vacuum moves pages through the writer's large cache: an idle daemon should not keep them.
+        defer { releaseCache() }
         if compressor.dictionaryID == nil {
             return try trainOnStoredRecords()
         }

@@ -153,7 +153,7 @@ final class IndexStore {
 
     /// Hands back the page cache a large write filled, committed or not, so an idle daemon does not
     /// keep it. A small write's few pages, within SQLite's default cache, are kept for the next one.
-    private func releaseCache() {
+    func releaseCache() {
         guard connection.cacheBytes > 2 << 20 else { return }
         try? connection.execute("PRAGMA shrink_memory")
     }
