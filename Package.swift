@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CLibUV", pkgConfig: "libuv", providers: [.apt(["libuv1-dev"])]),
         .target(name: "CTransportShims", dependencies: ["CLibUV"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Record compression in the store (Storage/RecordCodec.swift).
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CPrefetch"),
 
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "QuarryTransport", dependencies: ["CLibUV", "CTransportShims", "QuarrySync"]),
         .target(name: "QuarryFilters", dependencies: ["QuarryJSON"]),
         .target(name: "QuarryEngine", dependencies: [
-            "QuarryJSON", "QuarryFilters", "QuarrySync", "CSQLite", "CMalloc", "CPrefetch",
+            "QuarryJSON", "QuarryFilters", "QuarrySync", "CSQLite", "CZstd", "CMalloc", "CPrefetch",
             .product(name: "Collections", package: "swift-collections"),
         ]),
         .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters"]),

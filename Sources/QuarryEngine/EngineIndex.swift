@@ -29,6 +29,8 @@ final class EngineIndex: Sendable {
         /// How long the last save took; big indices under steady writes are
         /// saved less often so saving never takes more than a third of a core.
         var lastSaveSeconds = 0.0
+        /// A record compaction is queued or running (see `compactRecords`).
+        var compactingRecords = false
     }
 
     /// Opens (or creates) the index in `folder`, loading each view's derived
@@ -192,7 +194,31 @@ final class EngineIndex: Sendable {
         queue.asyncAfter(deadline: .now() + wait) { [weak self] in
             // A merge put off because writes kept coming runs at the next save after they stop.
             if self?.persistNow(log: log) == true { self?.schedulePersist(on: queue, delay: delay, log: log) }
+            self?.compactRecords(on: queue, log: log)
         }
+    }
+
+    /// Rewrites the records stored as text compressed (`IndexStore.compactRecords`), one bounded
+    /// transaction per turn of `queue` under the write lock, so a write or a close waits for one
+    /// step at most and searches never wait. Started after each save; a crash resumes it on open.
+    func compactRecords(on queue: DispatchQueue, log: @escaping @Sendable (String) -> Void, continuing: Bool = false) {
+        let start = persisted.withLock { state in
+            guard !state.closed, continuing || !state.compactingRecords else { return false }
+            state.compactingRecords = true
+            return true
+        }
+        guard start else { return }
+        var more = false
+        do {
+            more = try store.withLock { (store) throws(EngineError) -> Bool in try store?.compactRecords() ?? false }
+        } catch {
+            log("index '\(name)': record compaction stopped (\(error)); it resumes on next open")
+        }
+        guard more else {
+            persisted.withLock { $0.compactingRecords = false }
+            return
+        }
+        queue.async { [weak self] in self?.compactRecords(on: queue, log: log, continuing: true) }
     }
 
     /// Merges the views writes left in many segments (see `compactIfNeeded`; when `closing`, whatever

@@ -7,6 +7,7 @@ import json
 import os
 import resource
 import signal
+import sqlite3
 import socket
 import subprocess
 import time
@@ -353,5 +354,80 @@ def test_kill_9_while_a_merge_is_due_leaves_a_consistent_index(short_tmp, data_d
         assert got[0]["objectID"] == "m5-0" and got[1] is None
         client.result("saveObjects", {"index": "shop", "objects": records("after", 5, size=50)})
         assert count(client, "shop") == 2_005
+    finally:
+        daemon.kill()
+
+
+# --- kill -9 during a record compaction ------------------------------------------------------------
+
+def format_1_store(data_dir, count):
+    """An index as format 1 stored it (every record as JSON text, no dictionary, no auto-vacuum), with
+    no search file: opening it rebuilds the search index and starts the record compaction."""
+    folder = os.path.join(data_dir, "indices", "old")
+    os.makedirs(folder)
+    words = ["amber", "birch", "cedar", "delta", "ember", "fjord", "garnet", "harbor", "ivory", "juniper", "kelp", "lumen"]
+    objects = [{"objectID": f"o-{i}", "name": f"{words[i % 12]} {words[i * 7 % 12]} {i}",
+                "description": " ".join(words[(i * k + k) % 12] for k in range(60)), "price": i % 300}
+               for i in range(count)]
+    path = os.path.join(folder, "records.sqlite")
+    with sqlite3.connect(path) as connection:
+        connection.executescript("""
+            PRAGMA journal_mode=WAL;
+            CREATE TABLE records(docID INTEGER PRIMARY KEY, objectID TEXT NOT NULL UNIQUE, body TEXT NOT NULL);
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+            INSERT INTO meta VALUES('schemaVersion', 1), ('name', 'old'), ('generation', 1), ('createdAt', 1), ('updatedAt', 1);
+            """)
+        connection.executemany("INSERT INTO records(objectID, body) VALUES(?, ?)",
+                               [(o["objectID"], json.dumps(o, separators=(",", ":"))) for o in objects])
+    connection.close()
+    return path, objects
+
+
+def row_kinds(path):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
+        kinds = dict(connection.execute("SELECT typeof(body), count(*) FROM records GROUP BY 1").fetchall())
+    connection.close()
+    return kinds
+
+
+def test_kill_9_during_a_record_compaction_keeps_every_record(short_tmp, data_dir):
+    path, objects = format_1_store(data_dir, 60_000)
+    size_before = os.path.getsize(path)
+    socket_path = os.path.join(short_tmp, "cmp.sock")
+    # Opening builds the search index of 60,000 records before the daemon listens: more than the usual wait.
+    daemon = SocketDaemon(data_dir, socket_path, wait=False)
+    try:
+        deadline = time.time() + 120
+        while row_kinds(path).get("blob", 0) < 5_000 and time.time() < deadline:
+            time.sleep(0.01)
+    finally:
+        os.kill(daemon.process.pid, signal.SIGKILL)
+        daemon.process.wait()
+    kinds = row_kinds(path)
+    assert 0 < kinds.get("blob", 0) < 60_000, f"killed in the middle of the compaction: {kinds}"
+
+    by_id = {o["objectID"]: o for o in objects}
+    daemon = SocketDaemon(data_dir, socket_path, wait=False)
+    try:
+        daemon.wait_until_listening(timeout=180)
+        client = daemon.connect()
+        assert count(client, "old") == 60_000
+        for start in range(0, 60_000, 2_000):
+            ids = [f"o-{i}" for i in range(start, start + 2_000)]
+            got = client.result("getObjects", {"index": "old", "objectIDs": ids})["results"]
+            assert got == [by_id[i] for i in ids], f"records {start}..{start + 2_000} are as stored"
+        assert client.result("search", {"index": "old", "query": "amber 59988"})["hits"][0]["objectID"] == "o-59988"
+        # The compaction resumes where it stopped, finishes, and gives the space back.
+        deadline = time.time() + 120
+        while row_kinds(path) != {"blob": 60_000} and time.time() < deadline:
+            time.sleep(0.1)
+        assert row_kinds(path) == {"blob": 60_000}
+        while os.path.getsize(path) > size_before / 2 and time.time() < deadline:
+            time.sleep(0.1)
+        assert os.path.getsize(path) < size_before / 2, (os.path.getsize(path), size_before)
+        got = client.result("getObjects", {"index": "old", "objectIDs": ["o-0", "o-30000", "o-59999"]})["results"]
+        assert got == [by_id["o-0"], by_id["o-30000"], by_id["o-59999"]]
+        client.result("saveObjects", {"index": "old", "objects": [{"objectID": "new", "name": "after"}]})
+        assert count(client, "old") == 60_001
     finally:
         daemon.kill()

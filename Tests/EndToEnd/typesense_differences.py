@@ -54,6 +54,7 @@ NOT_APPLICABLE = {
     "test_faults.py::test_a_truncated_derived_file": "the embedded engine's derived files on disk",
     "test_faults.py::test_a_damaged_sqlite_page": "the embedded engine's SQLite pages",
     "test_faults.py::test_kill_9_while_a_merge_is_due": "the embedded engine's segment merges and derived files",
+    "test_faults.py::test_kill_9_during_a_record_compaction": "the embedded engine's SQLite store and its compaction",
 }
 
 

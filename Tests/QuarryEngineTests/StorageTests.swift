@@ -38,11 +38,19 @@ final class StorageTests: XCTestCase {
     func testALargeWriteUsesALargeCacheAndReleasesIt() throws {
         let directory = TemporaryDirectory()
         let store = try IndexStore(path: directory.path + "/records.sqlite", name: "x", now: 0)
-        let filler = String(repeating: "lorem ipsum ", count: 50)
+        // Text zstd cannot shrink (records are stored compressed), so that 12 MB are written.
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/".utf8)
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func filler() -> String {
+            String(decoding: (0..<600).map { _ in
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                return alphabet[Int(state & 63)]
+            }, as: UTF8.self)
+        }
         var during = 0
         try store.write(now: 1) { () throws(EngineError) in
             for n in 0..<20_000 {
-                _ = try store.upsert(objectID: "r\(n)", body: JSONWriter.encode(["objectID": .string("r\(n)"), "text": .string(filler)]))
+                _ = try store.upsert(objectID: "r\(n)", body: JSONWriter.encode(["objectID": .string("r\(n)"), "text": .string(filler())]))
             }
             during = store.connection.cacheBytes
         }

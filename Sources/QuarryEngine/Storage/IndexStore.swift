@@ -13,8 +13,13 @@ import QuarryJSON
 /// Not thread-safe: the owning `EngineIndex` calls it under its write lock.
 /// Every mutation happens inside `write(_:)`, which is one transaction that
 /// also bumps `generation`: a crash leaves it committed or not, never half.
+///
+/// Format 2 compresses records with a dictionary trained per index (see
+/// `RecordCodec` and ARCHITECTURE.md); format 1 stores, all text, open as they
+/// are and become format 2 when their first dictionary is saved.
 final class IndexStore {
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
+    static let readableVersions: ClosedRange<Int64> = 1...2
     static let replicaPrefix = "replica:"
 
     let path: String
@@ -27,6 +32,13 @@ final class IndexStore {
     /// Each replica's own settings (only the keys set on it; the rest come
     /// from the primary), stored as meta `replica:<name>`.
     private(set) var replicaSettings: [String: JSONObject] = [:]
+
+    let compressor: RecordCompressor
+    /// The writer's own reads (`record(objectID:)`, `allRecords()`).
+    let decompressor: RecordDecompressor
+    /// Records written while the index has no dictionary, to train one on.
+    private var sample = RecordSample()
+    var recordCompaction = RecordCompactionState()
 
     private let upsertStatement: SQLiteStatement
     private let deleteStatement: SQLiteStatement
@@ -53,11 +65,18 @@ final class IndexStore {
         // A million-record import grows the WAL; truncate it after checkpoints.
         try connection.execute("PRAGMA journal_size_limit=\(walLimit)")
         try connection.execute("PRAGMA cache_size=-\(Self.cacheKiB)")
+        // Before the first table, so a new store can give the pages a record compaction frees back
+        // to the file (`incremental_vacuum`); on an existing store it changes nothing.
+        try connection.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        // `body` is TEXT (the JSON) or BLOB (compressed, see `RecordCodec`): TEXT affinity keeps blobs as they are.
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS records(
                 docID INTEGER PRIMARY KEY, objectID TEXT NOT NULL UNIQUE, body TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS dictionaries(id INTEGER PRIMARY KEY, bytes BLOB NOT NULL);
             """)
+        compressor = try RecordCompressor()
+        decompressor = try RecordDecompressor(connection: connection)
         upsertStatement = try connection.prepare("""
             INSERT INTO records(objectID, body) VALUES(?1, ?2)
             ON CONFLICT(objectID) DO UPDATE SET body = excluded.body RETURNING docID
@@ -67,8 +86,8 @@ final class IndexStore {
         setMetaStatement = try connection.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")
 
         let meta = try Self.readMeta(connection)
-        if let version = meta["schemaVersion"]?.intValue, Int64(version) != Self.schemaVersion {
-            throw .storage("\(path) has schema version \(version); this quarry reads \(Self.schemaVersion)")
+        if let version = meta["schemaVersion"]?.intValue, !Self.readableVersions.contains(Int64(version)) {
+            throw .storage("\(path) has schema version \(version); this quarry reads \(Self.readableVersions)")
         }
         self.name = meta["name"]?.stringValue ?? name
         generation = UInt64(meta["generation"]?.intValue ?? 0)
@@ -84,6 +103,8 @@ final class IndexStore {
                 replicaSettings[String(key.dropFirst(Self.replicaPrefix.count))] = own
             }
         }
+        recordCompaction = RecordCompactionState(meta: meta)
+        try loadDictionary()
         if meta["schemaVersion"] == nil {
             try connection.transaction { () throws(EngineError) in
                 try setMeta("schemaVersion", .int(Self.schemaVersion))
@@ -102,6 +123,7 @@ final class IndexStore {
     /// On any error nothing is written and the in-memory state is unchanged.
     func write<T>(now: Int64, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
         let saved = (generation, updatedAt, settings, replicaSettings)
+        let savedCompaction = (compressor.dictionaryID, recordCompaction)
         inTransaction = true
         defer {
             inTransaction = false
@@ -118,6 +140,11 @@ final class IndexStore {
             }
         } catch {
             (generation, updatedAt, settings, replicaSettings) = saved
+            if compressor.dictionaryID != savedCompaction.0 {
+                // The dictionary trained in this transaction was rolled back with it.
+                try? loadDictionary()
+            }
+            recordCompaction = savedCompaction.1
             throw error
         }
         truncateLogIfLarge()
@@ -126,7 +153,7 @@ final class IndexStore {
 
     /// Hands back the page cache a large write filled, committed or not, so an idle daemon does not
     /// keep it. A small write's few pages, within SQLite's default cache, are kept for the next one.
-    private func releaseCache() {
+    func releaseCache() {
         guard connection.cacheBytes > 2 << 20 else { return }
         try? connection.execute("PRAGMA shrink_memory")
     }
@@ -135,7 +162,7 @@ final class IndexStore {
     /// million products) and `journal_size_limit` only trims it when a later write starts it over, which
     /// may be never: until then the records are on disk twice. A checkpoint that truncates fixes that.
     /// Best effort: with a reader in the log it gives up, and the next write or the close tries again.
-    private func truncateLogIfLarge() {
+    func truncateLogIfLarge() {
         var info = stat()
         guard stat(path + "-wal", &info) == 0, Int(info.st_size) > walLimit else { return }
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -147,7 +174,11 @@ final class IndexStore {
     func upsert(objectID: String, body: [UInt8]) throws(EngineError) -> DocID {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
         upsertStatement.bind(1, objectID)
-        upsertStatement.bind(2, utf8: body)
+        if let blob = try compressed(body) {
+            upsertStatement.bind(2, blob: blob)
+        } else {
+            upsertStatement.bind(2, utf8: body)
+        }
         defer { upsertStatement.reset() }
         guard try upsertStatement.step() else { throw .storage("upsert returned no docID") }
         return try Self.docID(upsertStatement.int64(0))
@@ -205,13 +236,13 @@ final class IndexStore {
         defer { bodyStatement.reset() }
         guard try bodyStatement.step() else { return nil }
         let id = try Self.docID(bodyStatement.int64(0))
-        let object = try bodyStatement.withText(1) { (bytes) throws(EngineError) in try Self.parseBody(bytes) }
+        let object = try decompressor.withJSON(bodyStatement, column: 1) { (bytes) throws(EngineError) in try Self.parseBody(bytes) }
         return (id, object)
     }
 
     /// Every record in docID order, read lazily for a streaming index build.
     func allRecords() throws(EngineError) -> StoredRecords {
-        try StoredRecords(statement: connection.prepare("SELECT docID, body FROM records ORDER BY docID"))
+        try StoredRecords(statement: connection.prepare("SELECT docID, body FROM records ORDER BY docID"), decompressor: decompressor)
     }
 
     /// The largest docID stored, 0 exactly when none is (SQLite numbers rows from 1): a new record gets a
@@ -228,9 +259,61 @@ final class IndexStore {
         return Int(statement.int64(0))
     }
 
+    // MARK: Record compression
+
+    /// The blob to store for `body`, or nil to store its text. Until the index
+    /// has a dictionary, records are stored as text and sampled; the write that
+    /// fills the sample trains the dictionary, inside that write's transaction.
+    private func compressed(_ body: [UInt8]) throws(EngineError) -> [UInt8]? {
+        if compressor.dictionaryID == nil {
+            sample.add(body)
+            if sample.isFull {
+                let full = sample
+                sample = RecordSample()
+                _ = try saveDictionary(trainedOn: full)
+            }
+        }
+        return try compressor.compress(body)
+    }
+
+    /// Trains a dictionary on `sample`, stores it under the next id and
+    /// compresses with it from now on; inside a transaction. Records stored
+    /// before keep the id they were compressed with (dictionaries are never
+    /// deleted), and those stored as text up to now are the record compaction's
+    /// to rewrite. false when zstd finds nothing worth a dictionary.
+    func saveDictionary(trainedOn sample: RecordSample) throws(EngineError) -> Bool {
+        guard let bytes = sample.train() else { return false }
+        let next = try connection.prepare("SELECT coalesce(max(id), 0) + 1 FROM dictionaries")
+        _ = try next.step()
+        let id = next.int64(0)
+        guard let dictionaryID = UInt32(exactly: id) else { throw .storage("record dictionary id \(id) is out of range") }
+        let insert = try connection.prepare("INSERT INTO dictionaries(id, bytes) VALUES(?1, ?2)")
+        insert.bind(1, id)
+        insert.bind(2, blob: bytes)
+        try insert.run()
+        try setMeta("schemaVersion", .int(Self.schemaVersion))
+        if compressor.dictionaryID == nil {
+            recordCompaction.rawThrough = try maxDocID()
+            try setMeta(RecordCompactionState.rawThroughKey, .int(recordCompaction.rawThrough))
+        }
+        try compressor.use(dictionaryID: dictionaryID, bytes: bytes)
+        return true
+    }
+
+    /// Compresses with the newest committed dictionary, if any.
+    private func loadDictionary() throws(EngineError) {
+        let statement = try connection.prepare("SELECT id, bytes FROM dictionaries ORDER BY id DESC LIMIT 1")
+        guard try statement.step(), let id = UInt32(exactly: statement.int64(0)) else {
+            try compressor.use(dictionaryID: nil, bytes: [])
+            return
+        }
+        let bytes = try statement.withBlob(1) { (blob) throws(EngineError) in Array(blob) }
+        try compressor.use(dictionaryID: id, bytes: bytes)
+    }
+
     // MARK: Helpers
 
-    private func setMeta(_ key: String, _ value: JSON) throws(EngineError) {
+    func setMeta(_ key: String, _ value: JSON) throws(EngineError) {
         setMetaStatement.bind(1, key)
         switch value {
         case .int(let i): setMetaStatement.bind(2, i)

@@ -24,7 +24,9 @@ extension RecordReader {
                 guard matches.contains(docID) else { continue }
             }
             if records.count == limit { return (records, true) }
-            let record = try statement.withText(2) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
+            let record = try decompressor.withJSON(statement, column: 2) { (bytes) throws(EngineError) in
+                try IndexStore.parseBody(bytes)
+            }
             records.append((statement.int64(0), statement.string(1), record))
         }
         return (records, false)

@@ -60,34 +60,36 @@ final class RecordReaderPool: Sendable {
     }
 }
 
-/// One read-only connection and its lookup statement.
+/// One read-only connection, its lookup statements and its decompressor.
 final class RecordReader {
     let connection: SQLiteConnection
+    let decompressor: RecordDecompressor
     private let lookup: SQLiteStatement
     private let lookupByObjectID: SQLiteStatement
 
     init(path: String) throws(EngineError) {
         connection = try SQLiteConnection(path: path, readOnly: true)
+        decompressor = try RecordDecompressor(connection: connection)
         lookup = try connection.prepare("SELECT body FROM records WHERE docID = ?1")
         lookupByObjectID = try connection.prepare("SELECT body FROM records WHERE objectID = ?1")
     }
 
     func record(_ id: DocID) throws(EngineError) -> JSONObject? {
         lookup.bind(1, Int64(id))
-        return try Self.body(lookup)
+        return try body(lookup)
     }
 
     func record(objectID: String) throws(EngineError) -> JSONObject? {
         lookupByObjectID.bind(1, objectID)
-        return try Self.body(lookupByObjectID)
+        return try body(lookupByObjectID)
     }
 
     /// nil only when there is no such row: a damaged page or body is an error,
     /// never a record that seems not to exist.
-    private static func body(_ statement: SQLiteStatement) throws(EngineError) -> JSONObject? {
+    private func body(_ statement: SQLiteStatement) throws(EngineError) -> JSONObject? {
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return try statement.withText(0) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
+        return try decompressor.withJSON(statement, column: 0) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
     }
 
     func close() { connection.close() }

@@ -34,6 +34,12 @@ final class SQLiteStatement {
         }
     }
 
+    func bind(_ index: Int32, blob bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { raw in
+            sqlite3_bind_blob(statement, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(raw.count), Self.transient)
+        }
+    }
+
     /// Steps once: `true` when a row is available, `false` when done.
     func step() throws(EngineError) -> Bool {
         switch sqlite3_step(statement) {
@@ -58,6 +64,8 @@ final class SQLiteStatement {
 
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
+    func isBlob(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_BLOB }
+
     func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(statement, column) else { return "" }
         return String(cString: text)
@@ -66,6 +74,13 @@ final class SQLiteStatement {
     /// The column's text bytes, valid only inside `body` (no copy).
     func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(EngineError) -> T) throws(EngineError) -> T {
         let base = sqlite3_column_text(statement, column)
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return try body(UnsafeBufferPointer(start: base, count: base == nil ? 0 : count))
+    }
+
+    /// The column's blob bytes, valid only inside `body` (no copy).
+    func withBlob<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(EngineError) -> T) throws(EngineError) -> T {
+        let base = sqlite3_column_blob(statement, column)?.assumingMemoryBound(to: UInt8.self)
         let count = Int(sqlite3_column_bytes(statement, column))
         return try body(UnsafeBufferPointer(start: base, count: base == nil ? 0 : count))
     }

@@ -7,10 +7,12 @@ import QuarryJSON
 /// `failure`; the caller must check it after iterating.
 final class StoredRecords: Sequence, IteratorProtocol {
     private let statement: SQLiteStatement
+    private let decompressor: RecordDecompressor
     private(set) var failure: EngineError?
 
-    init(statement: SQLiteStatement) {
+    init(statement: SQLiteStatement, decompressor: RecordDecompressor) {
         self.statement = statement
+        self.decompressor = decompressor
     }
 
     func next() -> (DocID, JSONObject)? {
@@ -18,7 +20,9 @@ final class StoredRecords: Sequence, IteratorProtocol {
         do {
             guard try statement.step() else { return nil }
             let id = try IndexStore.docID(statement.int64(0))
-            let object = try statement.withText(1) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
+            let object = try decompressor.withJSON(statement, column: 1) { (bytes) throws(EngineError) in
+                try IndexStore.parseBody(bytes)
+            }
             return (id, object)
         } catch {
             failure = error
