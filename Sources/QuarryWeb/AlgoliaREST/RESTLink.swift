@@ -1,0 +1,100 @@
+import QuarryAlgoliaREST
+import QuarryJSON
+import QuarryServer
+import QuarrySync
+import QuarryTransport
+
+/// One server connection that every REST request of one key kind shares: opened on the first request
+/// (a web id, so `RoutingSink` brings its replies here), initialized once, and limited like a
+/// WebSocket of that key (`WebAccess`). A request's calls go out in order, so a write and the reads
+/// after it keep the order the server gives one connection (protocol/README.md, "Ordering guarantees").
+final class RESTLink: Sendable {
+    private struct State: Sendable {
+        var id: ConnectionID?
+        var nextRequest: Int64 = 1
+        var waiting: [Int64: ReplySlot] = [:]
+    }
+
+    private let server: QuarryServer.Server
+    private let connections: WebConnections
+    private let access: WebAccess
+    private let log: @Sendable (String) -> Void
+    private let state = Locked(State())
+
+    init(server: QuarryServer.Server, connections: WebConnections, access: WebAccess, log: @escaping @Sendable (String) -> Void) {
+        self.server = server
+        self.connections = connections
+        self.access = access
+        self.log = log
+    }
+
+    /// Sends the calls in order and waits for every reply.
+    func send(_ calls: [RPCCall]) async -> [RPCOutcome] {
+        var sent: [(ConnectionID, [UInt8])] = []
+        let slots: [ReplySlot]? = state.withLock { state in
+            guard let id = state.id ?? open(&state) else { return nil }
+            return calls.map { call in
+                let requestID = state.nextRequest
+                state.nextRequest += 1
+                let slot = ReplySlot()
+                state.waiting[requestID] = slot
+                let message: JSON = ["jsonrpc": "2.0", "id": .int(requestID), "method": .string(call.method), "params": call.params]
+                sent.append((id, JSONWriter.encode(message)))
+                return slot
+            }
+        }
+        guard let slots else {
+            return calls.map { _ in .failure(RPCFailure(code: -32013, message: "the server is stopping", data: nil)) }
+        }
+        for (id, bytes) in sent { server.received(bytes, on: id) }
+        var outcomes: [RPCOutcome] = []
+        for slot in slots { outcomes.append(await slot.wait()) }
+        return outcomes
+    }
+
+    /// Opens the connection and starts reading its replies; nil once the web transport has stopped.
+    private func open(_ state: inout State) -> ConnectionID? {
+        let log = self.log
+        guard let (id, outbox) = connections.open(onOverflow: { id in
+            log("REST link \(id): closed, its replies overflowed the outbound limit")
+        }) else { return nil }
+        let access = self.access
+        server.connectionOpened(id, kind: .socket, permits: { access.permits($0) })
+        let initialize: JSON = ["jsonrpc": "2.0", "id": 0, "method": "initialize",
+                                "params": ["clientInfo": ["name": "quarry-algolia-rest"]]]
+        server.received(JSONWriter.encode(initialize), on: id)
+        server.received(JSONWriter.encode(["jsonrpc": "2.0", "method": "initialized", "params": [:]]), on: id)
+        state.id = id
+        Task.detached { [self] in
+            while let messages = await outbox.next() {
+                for message in messages { deliver(message.bytes) }
+            }
+            lost(id)
+        }
+        return id
+    }
+
+    private func deliver(_ bytes: [UInt8]) {
+        guard let reply = try? JSONParser.parse(bytes), case .int(let requestID)? = reply["id"] else { return }
+        guard let slot = state.withLock({ $0.waiting.removeValue(forKey: requestID) }) else { return }
+        if let error = reply["error"] {
+            slot.deliver(.failure(RPCFailure(
+                code: error["code"]?.intValue ?? -32603, message: error["message"]?.stringValue ?? "", data: error["data"])))
+        } else {
+            slot.deliver(.success(reply["result"] ?? .null))
+        }
+    }
+
+    /// The connection ended (overflow, stop): what it owed fails, and the next request opens another.
+    private func lost(_ id: ConnectionID) {
+        let owed = state.withLock { state -> [ReplySlot] in
+            guard state.id == id else { return [] }
+            state.id = nil
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        connections.remove(id)
+        server.connectionClosed(id)
+        for slot in owed { slot.deliver(.failure(RPCFailure(code: -32013, message: "the server connection was closed", data: nil))) }
+    }
+}
