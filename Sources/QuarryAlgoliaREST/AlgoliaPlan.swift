@@ -6,6 +6,16 @@ public enum AlgoliaPlan: Sendable {
     case respond(AlgoliaResponse)
     case call([RPCCall], assemble: @Sendable ([RPCOutcome]) -> AlgoliaResponse)
 
+    /// What Algolia's search-only key reaches: search, facet search, browse and getObjects. Narrower than a
+    /// search-only WebSocket, which may also read settings and the list of indices (protocol/keys.md).
+    public static let searchOnlyMethods: Set<String> = ["search", "searchForFacetValues", "browse", "getObjects"]
+
+    /// Whether every call of the plan is one a search-only key may make.
+    public var searchOnlyMay: Bool {
+        guard case .call(let calls, _) = self else { return true }
+        return calls.allSatisfy { Self.searchOnlyMethods.contains($0.method) }
+    }
+
     /// One call whose result is the answer's body, reshaped by `shape`; its error becomes Algolia's.
     static func one(_ call: RPCCall, _ shape: @escaping @Sendable (JSON) -> AlgoliaResponse) -> AlgoliaPlan {
         .call([call]) { outcomes in

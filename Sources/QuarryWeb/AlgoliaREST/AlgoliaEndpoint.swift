@@ -87,6 +87,8 @@ struct AlgoliaEndpoint: Sendable {
         switch plan {
         case .respond(let response):
             return Self.json(response, headers)
+        case .call where access == .searchOnly && !plan.searchOnlyMay:
+            return Self.json(.error(403, "Method not allowed with this API key"), headers)
         case .call(let calls, let assemble):
             let link = access == .admin ? admin : searchOnly
             return Self.json(assemble(await link.send(calls)), headers)
