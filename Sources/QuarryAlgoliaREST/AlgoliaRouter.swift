@@ -35,7 +35,10 @@ public struct AlgoliaRouter: Sendable {
         if index == "*" { return try multiIndex(request) }
         let rest = Array(s.dropFirst(2))
         let (a, b, c) = (rest.count > 0 ? rest[0] : "", rest.count > 1 ? rest[1] : "", rest.count > 2 ? rest[2] : "")
-        let queryObject = JSON.object(JSONObject(uniqueKeysWithValues: request.query.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
+        // GET's parameters are query items, read as a `params` string is (arrays as JSON, …); the key items are not parameters.
+        let queryObject = JSON.object(JSONObject(uniqueKeysWithValues: request.query.sorted { $0.key < $1.key }
+            .filter { !$0.key.hasPrefix("x-algolia-") }
+            .map { ($0.key, SearchParamsReader.value(of: $0.key, $0.value)) }))
         switch (request.method, rest.count, a, c) {
         case (.get, 0, _, _): return try search(index, body: queryObject)
         case (.post, 0, _, _): return try addObject(index, request.body)

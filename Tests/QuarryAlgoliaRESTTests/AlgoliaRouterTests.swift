@@ -95,4 +95,9 @@ final class AlgoliaRouterTests: XCTestCase {
             RPCCall("browse", ["cursor": "abc", "hitsPerPage": 500, "index": "shop"]),
         ])
     }
+
+    func testAGetSearchReadsItsQueryItemsAsAParamsString() {
+        let plan = router.plan(request(.get, "/1/indexes/shop?query=red&facets=%5B%22brand%22%5D&x-algolia-api-key=k"))
+        XCTAssertEqual(calls(plan), [RPCCall("search", ["facets": ["brand"], "query": "red", "index": "shop"])])
+    }
 }
