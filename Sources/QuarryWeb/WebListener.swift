@@ -76,7 +76,8 @@ public enum WebListener {
             responder: WebResponder(
                 requestGuard: requestGuard,
                 algolia: AlgoliaEndpoint(
-                    requestGuard: requestGuard, server: server, connections: connections, maxBodyBytes: maxMessageSize, log: log)),
+                    requestGuard: requestGuard, server: server, connections: connections, maxBodyBytes: maxMessageSize,
+                    idleSeconds: options.idleTimeoutSeconds, log: log)),
             server: HTTPServerBuilder { responder in
                 GuardedUpgradeChannel(
                     inner: HTTP1WebSocketUpgradeChannel(

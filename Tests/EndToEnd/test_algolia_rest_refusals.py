@@ -7,7 +7,8 @@ real daemon over plain HTTP:
 4. CORS: a preflight from an allowed origin gets Algolia's headers allowed; from another origin, a 403 and no CORS header;
 5. a body over --max-message-size is a 413; a body that is not JSON, a 400;
 6. unsupported features (rules, synonyms, keys, …) answer a 400 naming them; unknown endpoints a 404;
-7. tasks are published at once, by index and by id alone.
+7. tasks are published at once, by index and by id alone;
+8. REST traffic that has ended does not keep a daemon from its --idle-timeout.
 """
 import os
 
@@ -132,3 +133,17 @@ def test_unknown_endpoint_and_tasks(web):
     for path in (f"/1/indexes/books/task/{second['taskID']}", f"/1/task/{second['taskID']}"):
         status, _, body = raw(web, "GET", path, headers=headers(web, "search"))
         assert (status, body["status"]) == (200, "published")
+
+
+def test_rest_traffic_that_ended_does_not_keep_the_daemon_from_its_idle_timeout(data_dir, short_tmp):
+    """The REST link is a server connection; it closes after --http-idle-timeout without a request."""
+    daemon = WebDaemon(data_dir, os.path.join(short_tmp, "q.sock"),
+                       extra=("--idle-timeout", "2", "--http-idle-timeout", "1"))
+    try:
+        status, _, body = raw(daemon, "GET", "/1/indexes", headers=headers(daemon))
+        assert status == 200, body
+        status, _, _ = raw(daemon, "GET", "/1/indexes/books/1", headers=headers(daemon, "search"))
+        assert status == 404
+        assert daemon.process.wait(10) == 0
+    finally:
+        daemon.kill()

@@ -8,23 +8,29 @@ import QuarryTransport
 /// (a web id, so `RoutingSink` brings its replies here), initialized once, and limited like a
 /// WebSocket of that key (`WebAccess`). A request's calls go out in order, so a write and the reads
 /// after it keep the order the server gives one connection (protocol/README.md, "Ordering guarantees").
+/// It closes after `idleSeconds` without a request, so REST traffic that has ended does not keep a daemon
+/// from its `--idle-timeout`.
 final class RESTLink: Sendable {
     private struct State: Sendable {
         var id: ConnectionID?
         var nextRequest: Int64 = 1
         var waiting: [Int64: ReplySlot] = [:]
+        var sweeping = false
     }
 
     private let server: QuarryServer.Server
     private let connections: WebConnections
     private let access: WebAccess
     private let log: @Sendable (String) -> Void
+    private let idleSeconds: Int64
     private let state = Locked(State())
 
-    init(server: QuarryServer.Server, connections: WebConnections, access: WebAccess, log: @escaping @Sendable (String) -> Void) {
+    init(server: QuarryServer.Server, connections: WebConnections, access: WebAccess, idleSeconds: Int64,
+         log: @escaping @Sendable (String) -> Void) {
         self.server = server
         self.connections = connections
         self.access = access
+        self.idleSeconds = idleSeconds
         self.log = log
     }
 
@@ -49,7 +55,35 @@ final class RESTLink: Sendable {
         for (id, bytes) in sent { server.received(bytes, on: id) }
         var outcomes: [RPCOutcome] = []
         for slot in slots { outcomes.append(await slot.wait()) }
+        scheduleSweep()
         return outcomes
+    }
+
+    /// Closes the connection once a whole idle period passed with no request sent and none owed.
+    private func scheduleSweep() {
+        let start = state.withLock { state -> Int64? in
+            guard !state.sweeping else { return nil }
+            state.sweeping = true
+            return state.nextRequest
+        }
+        guard let start else { return }
+        Task.detached { [self] in
+            var seen = start
+            while true {
+                try? await Task.sleep(for: .seconds(idleSeconds))
+                let (idle, id, next) = state.withLock { state -> (Bool, ConnectionID?, Int64) in
+                    guard state.nextRequest == seen, state.waiting.isEmpty else { return (false, nil, state.nextRequest) }
+                    state.sweeping = false
+                    defer { state.id = nil }
+                    return (true, state.id, 0)
+                }
+                if idle {
+                    if let id { server.connectionClosed(id) }
+                    return
+                }
+                seen = next
+            }
+        }
     }
 
     /// Opens the connection and starts reading its replies; nil once the web transport has stopped.
