@@ -6,7 +6,8 @@ Python client, unmodified, against the real daemon:
 2. search over several indices with a facet request; search_for_facet_values;
 3. get_settings / set_settings;
 4. browse_objects reads every record past paginationLimitedTo;
-5. get_objects, partial_update_objects, delete_objects, clear_objects, list_indices, delete_index;
+5. get_objects, partial_update_objects, delete_objects, clear_objects, list_indices, delete_index; multiple_batch
+   and the single-record calls;
 6. replace_all_objects, which needs index copy and move, fails with a 400 naming them and changes nothing;
 7. the errors a user meets are the client's own exceptions with Algolia's status codes;
 8. the asyncio client searches too;
@@ -195,3 +196,24 @@ def test_instantsearch_disjunctive_queries_count_as_disjunctive_filters(web, sho
     assert brands["facets"]["brand"] == one_pass["facets"]["brand"]
     assert colors["facets"]["color"] == one_pass["facets"]["color"]
     assert "__ais-highlight__" in json.dumps(main["hits"][0]["_highlightResult"])
+
+
+def test_multiple_batch_and_single_record_calls(shop):
+    answer = shop.multiple_batch({"requests": [
+        {"action": "addObject", "indexName": "shop", "body": {"objectID": "6", "name": "grey shirt"}},
+        {"action": "updateObject", "indexName": "notes", "body": {"objectID": "n1", "text": "hello"}},
+        {"action": "deleteObject", "indexName": "shop", "body": {"objectID": "1"}},
+    ]})
+    assert answer.object_ids == ["6", "n1", "1"] and set(answer.task_id) == {"shop", "notes"}
+    for index, task in answer.task_id.items():
+        shop.wait_for_task(index, task)
+    assert shop.get_objects({"requests": [{"indexName": "notes", "objectID": "n1"}]}).to_dict()["results"] == [
+        {"objectID": "n1", "text": "hello"}]
+    saved = shop.save_object("shop", {"name": "no id shirt"})
+    assert saved.object_id and saved.created_at
+    shop.partial_update_object("shop", "6", {"price": 60})
+    shop.add_or_update_object("shop", "7", {"name": "white shirt"})
+    assert shop.get_object("shop", "6") == {"objectID": "6", "name": "grey shirt", "price": 60}
+    assert shop.delete_object("shop", "7").deleted_at
+    assert sorted(h.object_id for h in shop.search_single_index("shop", {"query": "shirt"}).hits) == sorted(
+        ["2", "4", "5", "6", saved.object_id])
