@@ -77,7 +77,7 @@ public enum WebListener {
                 requestGuard: requestGuard,
                 algolia: AlgoliaEndpoint(
                     requestGuard: requestGuard, server: server, connections: connections, maxBodyBytes: maxMessageSize,
-                    idleSeconds: options.idleTimeoutSeconds, log: log)),
+                    idleSeconds: options.idleTimeoutSeconds)),
             server: HTTPServerBuilder { responder in
                 GuardedUpgradeChannel(
                     inner: HTTP1WebSocketUpgradeChannel(

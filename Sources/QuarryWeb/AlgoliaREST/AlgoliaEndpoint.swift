@@ -19,12 +19,12 @@ struct AlgoliaEndpoint: Sendable {
     let maxBodyBytes: Int
 
     init(requestGuard: RequestGuard, server: QuarryServer.Server, connections: WebConnections, maxBodyBytes: Int,
-         idleSeconds: Int64, log: @escaping @Sendable (String) -> Void) {
+         idleSeconds: Int64) {
         self.requestGuard = requestGuard
         let clock = TaskClock()
         router = AlgoliaRouter(stamp: { clock.next() })
-        admin = RESTLink(server: server, connections: connections, access: .admin, idleSeconds: idleSeconds, log: log)
-        searchOnly = RESTLink(server: server, connections: connections, access: .searchOnly, idleSeconds: idleSeconds, log: log)
+        admin = RESTLink(server: server, connections: connections, access: .admin, idleSeconds: idleSeconds)
+        searchOnly = RESTLink(server: server, connections: connections, access: .searchOnly, idleSeconds: idleSeconds)
         self.maxBodyBytes = maxBodyBytes
     }
 

@@ -5,7 +5,8 @@ import QuarrySync
 import QuarryTransport
 
 /// One server connection that every REST request of one key kind shares: opened on the first request
-/// (a web id, so `RoutingSink` brings its replies here), initialized once, and limited like a
+/// (a web id, so `RoutingSink` brings its replies here, handed over on the sending thread), initialized
+/// once, and limited like a
 /// WebSocket of that key (`WebAccess`). A request's calls go out in order, so a write and the reads
 /// after it keep the order the server gives one connection (protocol/README.md, "Ordering guarantees").
 /// It closes after `idleSeconds` without a request, so REST traffic that has ended does not keep a daemon
@@ -21,17 +22,14 @@ final class RESTLink: Sendable {
     private let server: QuarryServer.Server
     private let connections: WebConnections
     private let access: WebAccess
-    private let log: @Sendable (String) -> Void
     private let idleSeconds: Int64
     private let state = Locked(State())
 
-    init(server: QuarryServer.Server, connections: WebConnections, access: WebAccess, idleSeconds: Int64,
-         log: @escaping @Sendable (String) -> Void) {
+    init(server: QuarryServer.Server, connections: WebConnections, access: WebAccess, idleSeconds: Int64) {
         self.server = server
         self.connections = connections
         self.access = access
         self.idleSeconds = idleSeconds
-        self.log = log
     }
 
     /// Sends the calls in order and waits for every reply.
@@ -86,12 +84,14 @@ final class RESTLink: Sendable {
         }
     }
 
-    /// Opens the connection and starts reading its replies; nil once the web transport has stopped.
+    /// Opens the connection, whose replies `deliver` reads on the thread that sends them; nil once the web
+    /// transport has stopped.
     private func open(_ state: inout State) -> ConnectionID? {
-        let log = self.log
-        guard let (id, outbox) = connections.open(onOverflow: { id in
-            log("REST link \(id): closed, its replies overflowed the outbound limit")
-        }) else { return nil }
+        let box = Locked<ConnectionID?>(nil)
+        guard let id = connections.open(WebConnections.Receiver(
+            receive: { [weak self] bytes in self?.deliver(bytes) },
+            closed: { [weak self] in if let self, let id = box.withLock({ $0 }) { self.lost(id) } })) else { return nil }
+        box.withLock { $0 = id }
         let access = self.access
         server.connectionOpened(id, kind: .socket, permits: { access.permits($0) })
         let initialize: JSON = ["jsonrpc": "2.0", "id": 0, "method": "initialize",
@@ -99,12 +99,6 @@ final class RESTLink: Sendable {
         server.received(JSONWriter.encode(initialize), on: id)
         server.received(JSONWriter.encode(["jsonrpc": "2.0", "method": "initialized", "params": [:]]), on: id)
         state.id = id
-        Task.detached { [self] in
-            while let messages = await outbox.next() {
-                for message in messages { deliver(message.bytes) }
-            }
-            lost(id)
-        }
         return id
     }
 
