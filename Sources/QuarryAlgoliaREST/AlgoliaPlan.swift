@@ -5,6 +5,9 @@ import QuarryJSON
 public enum AlgoliaPlan: Sendable {
     case respond(AlgoliaResponse)
     case call([RPCCall], assemble: @Sendable ([RPCOutcome]) -> AlgoliaResponse)
+    /// One call whose result is the answer's body as the server wrote it: nothing to parse or write again,
+    /// which is most of what a search's answer costs the edge (Benchmarks/RESULTS.md, "Algolia's REST API").
+    case forward(RPCCall)
 
     /// What Algolia's search-only key reaches: search, facet search, browse and getObjects. Narrower than a
     /// search-only WebSocket, which may also read settings and the list of indices (protocol/keys.md).
@@ -12,8 +15,11 @@ public enum AlgoliaPlan: Sendable {
 
     /// Whether every call of the plan is one a search-only key may make.
     public var searchOnlyMay: Bool {
-        guard case .call(let calls, _) = self else { return true }
-        return calls.allSatisfy { Self.searchOnlyMethods.contains($0.method) }
+        switch self {
+        case .respond: true
+        case .call(let calls, _): calls.allSatisfy { Self.searchOnlyMethods.contains($0.method) }
+        case .forward(let call): Self.searchOnlyMethods.contains(call.method)
+        }
     }
 
     /// One call whose result is the answer's body, reshaped by `shape`; its error becomes Algolia's.

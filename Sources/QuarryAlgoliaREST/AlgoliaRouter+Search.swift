@@ -1,10 +1,11 @@
 import QuarryJSON
 
 extension AlgoliaRouter {
+    /// The server's result as it is: hits keep Quarry's `_matchRanges` (REST-10).
     func search(_ index: String, body: JSON?) throws(AlgoliaBadRequest) -> AlgoliaPlan {
         var params = try SearchParamsReader.merged(body)
         params["index"] = .string(index)
-        return .one(RPCCall("search", params)) { .ok(Self.searchResult($0, index: index)) }
+        return .forward(RPCCall("search", params))
     }
 
     /// `POST /1/indexes/*/queries`: hits and facet-values requests in one; `stopIfEnoughMatches` blanks

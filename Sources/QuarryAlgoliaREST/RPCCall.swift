@@ -24,7 +24,7 @@ public struct RPCFailure: Error, Sendable, Equatable {
     }
 
     /// The Algolia status and body for this error (protocol/algolia-rest.md, "Errors").
-    var response: AlgoliaResponse {
+    public var response: AlgoliaResponse {
         switch code {
         case -32602 where data?["parameter"]?.stringValue == "index" && message.contains("does not exist"):
             .error(404, "Index does not exist")

@@ -7,8 +7,11 @@ final class AlgoliaRouterTests: XCTestCase {
     let router = AlgoliaRouter(stamp: { WriteStamp(taskID: 7, time: "2026-11-27T00:00:00.000Z") })
 
     func calls(_ plan: AlgoliaPlan) -> [RPCCall] {
-        guard case .call(let calls, _) = plan else { return [] }
-        return calls
+        switch plan {
+        case .respond: []
+        case .call(let calls, _): calls
+        case .forward(let call): [call]
+        }
     }
 
     func request(_ method: AlgoliaRequest.Method, _ target: String, _ body: JSON? = nil) -> AlgoliaRequest {

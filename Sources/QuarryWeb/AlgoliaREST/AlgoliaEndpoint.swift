@@ -87,11 +87,20 @@ struct AlgoliaEndpoint: Sendable {
         switch plan {
         case .respond(let response):
             return Self.json(response, headers)
-        case .call where access == .searchOnly && !plan.searchOnlyMay:
+        case .call where access == .searchOnly && !plan.searchOnlyMay, .forward where access == .searchOnly && !plan.searchOnlyMay:
             return Self.json(.error(403, "Method not allowed with this API key"), headers)
         case .call(let calls, let assemble):
             let link = access == .admin ? admin : searchOnly
             return Self.json(assemble(await link.send(calls)), headers)
+        case .forward(let call):
+            let link = access == .admin ? admin : searchOnly
+            switch await link.forward(call) {
+            case .success(let body):
+                headers[.contentType] = "application/json; charset=utf-8"
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+            case .failure(let failure):
+                return Self.json(failure.response, headers)
+            }
         }
     }
 

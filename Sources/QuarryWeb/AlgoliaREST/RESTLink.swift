@@ -34,6 +34,23 @@ final class RESTLink: Sendable {
 
     /// Sends the calls in order and waits for every reply.
     func send(_ calls: [RPCCall]) async -> [RPCOutcome] {
+        await exchange(calls).map(ReplyBytes.outcome)
+    }
+
+    /// One call whose result's bytes are the answer, as the server wrote them.
+    func forward(_ call: RPCCall) async -> Result<ArraySlice<UInt8>, RPCFailure> {
+        guard let reply = await exchange([call]).first else {
+            return .failure(RPCFailure(code: -32603, message: "no reply", data: nil))
+        }
+        if let result = ReplyBytes.result(reply) { return .success(result) }
+        switch ReplyBytes.outcome(reply) {
+        case .success(let result): return .success(JSONWriter.encode(result)[...])
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    /// The replies' bytes, in the order of the calls.
+    private func exchange(_ calls: [RPCCall]) async -> [[UInt8]] {
         var sent: [(ConnectionID, [UInt8])] = []
         let slots: [ReplySlot]? = state.withLock { state in
             guard let id = state.id ?? open(&state) else { return nil }
@@ -48,13 +65,13 @@ final class RESTLink: Sendable {
             }
         }
         guard let slots else {
-            return calls.map { _ in .failure(RPCFailure(code: -32013, message: "the server is stopping", data: nil)) }
+            return calls.map { _ in ReplyBytes.failure(id: 0, code: -32013, message: "the server is stopping") }
         }
         for (id, bytes) in sent { server.received(bytes, on: id) }
-        var outcomes: [RPCOutcome] = []
-        for slot in slots { outcomes.append(await slot.wait()) }
+        var replies: [[UInt8]] = []
+        for slot in slots { replies.append(await slot.wait()) }
         scheduleSweep()
-        return outcomes
+        return replies
     }
 
     /// Closes the connection once a whole idle period passed with no request sent and none owed.
@@ -103,26 +120,23 @@ final class RESTLink: Sendable {
     }
 
     private func deliver(_ bytes: [UInt8]) {
-        guard let reply = try? JSONParser.parse(bytes), case .int(let requestID)? = reply["id"] else { return }
-        guard let slot = state.withLock({ $0.waiting.removeValue(forKey: requestID) }) else { return }
-        if let error = reply["error"] {
-            slot.deliver(.failure(RPCFailure(
-                code: error["code"]?.intValue ?? -32603, message: error["message"]?.stringValue ?? "", data: error["data"])))
-        } else {
-            slot.deliver(.success(reply["result"] ?? .null))
-        }
+        guard let requestID = ReplyBytes.requestID(bytes),
+              let slot = state.withLock({ $0.waiting.removeValue(forKey: requestID) }) else { return }
+        slot.deliver(bytes)
     }
 
     /// The connection ended (overflow, stop): what it owed fails, and the next request opens another.
     private func lost(_ id: ConnectionID) {
-        let owed = state.withLock { state -> [ReplySlot] in
-            guard state.id == id else { return [] }
+        let owed = state.withLock { state -> [Int64: ReplySlot] in
+            guard state.id == id else { return [:] }
             state.id = nil
             defer { state.waiting = [:] }
-            return Array(state.waiting.values)
+            return state.waiting
         }
         connections.remove(id)
         server.connectionClosed(id)
-        for slot in owed { slot.deliver(.failure(RPCFailure(code: -32013, message: "the server connection was closed", data: nil))) }
+        for (requestID, slot) in owed {
+            slot.deliver(ReplyBytes.failure(id: requestID, code: -32013, message: "the server connection was closed"))
+        }
     }
 }

@@ -1,26 +1,25 @@
-import QuarryAlgoliaREST
 import QuarrySync
 
-/// Where one JSON-RPC reply meets the REST request awaiting it, whichever comes first.
+/// Where one JSON-RPC reply's bytes meet the REST request awaiting them, whichever comes first.
 final class ReplySlot: Sendable {
-    private let state = Locked<(outcome: RPCOutcome?, waiter: CheckedContinuation<RPCOutcome, Never>?)>((nil, nil))
+    private let state = Locked<(reply: [UInt8]?, waiter: CheckedContinuation<[UInt8], Never>?)>((nil, nil))
 
-    func deliver(_ outcome: RPCOutcome) {
-        let waiter = state.withLock { state -> CheckedContinuation<RPCOutcome, Never>? in
+    func deliver(_ reply: [UInt8]) {
+        let waiter = state.withLock { state -> CheckedContinuation<[UInt8], Never>? in
             guard let waiter = state.waiter else {
-                state.outcome = outcome
+                state.reply = reply
                 return nil
             }
             state.waiter = nil
             return waiter
         }
-        waiter?.resume(returning: outcome)
+        waiter?.resume(returning: reply)
     }
 
-    func wait() async -> RPCOutcome {
+    func wait() async -> [UInt8] {
         await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> RPCOutcome? in
-                if let outcome = state.outcome { return outcome }
+            let ready = state.withLock { state -> [UInt8]? in
+                if let reply = state.reply { return reply }
                 state.waiter = continuation
                 return nil
             }
