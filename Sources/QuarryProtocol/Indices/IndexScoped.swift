@@ -20,3 +20,4 @@ extension GetObjectsRequest: IndexScoped {}
 extension BrowseRequest: IndexScoped {}
 extension SearchRequest: IndexScoped {}
 extension ImportFileRequest: IndexScoped {}
+extension DeleteByRequest: IndexScoped {}
