@@ -8,7 +8,8 @@ Python client, unmodified, against the real daemon:
 4. browse_objects reads every record past paginationLimitedTo;
 5. get_objects, partial_update_objects, delete_objects, clear_objects, list_indices, delete_index; multiple_batch
    and the single-record calls;
-6. replace_all_objects, which needs index copy and move, fails with a 400 naming them and changes nothing;
+6. replace_all_objects (a scoped copy to a temporary index, a batch, a move back) replaces the records, keeps
+   the settings and leaves no temporary index; delete_by deletes exactly the records its filters match;
 7. the errors a user meets are the client's own exceptions with Algolia's status codes;
 8. the asyncio client searches too;
 9. InstantSearch.js's request (URL-encoded params, the helper's disjunctive split) counts as `disjunctiveFilters` do.
@@ -129,11 +130,29 @@ def test_records_and_indices(web, shop):
     assert "shop" not in {item.name for item in shop.list_indices().items}
 
 
-def test_replace_all_objects_is_refused_and_changes_nothing(shop):
-    with pytest.raises(RequestException) as refused:
-        shop.replace_all_objects("shop", [{"objectID": "x", "name": "new"}])
-    assert refused.value.status_code == 400 and "operation" in str(refused.value)
-    assert shop.search_single_index("shop", {}).nb_hits == len(PRODUCTS)
+def test_replace_all_objects_replaces_the_records_and_keeps_the_settings(shop):
+    fresh = [{"objectID": "x", "name": "new coat", "color": "Black", "brand": "Acme", "price": 5},
+             {"objectID": "y", "name": "old coat", "color": "Red", "brand": "Zeta", "price": 7}]
+    shop.replace_all_objects("shop", fresh, batch_size=1)
+    found = shop.search_single_index("shop", {"facets": ["color"]}).to_dict()
+    assert sorted(hit["objectID"] for hit in found["hits"]) == ["x", "y"]
+    assert found["facets"]["color"] == {"Black": 1, "Red": 1}, "attributesForFaceting came along"
+    assert shop.get_settings("shop").to_dict()["searchableAttributes"] == ["name"]
+    assert [item.name for item in shop.list_indices().items] == ["shop"], "the temporary index is gone"
+
+
+def test_delete_by_deletes_exactly_the_records_its_filters_match(shop):
+    deleted = shop.delete_by("shop", {"filters": "color:Blue OR color:Green"})
+    shop.wait_for_task("shop", deleted.task_id)
+    left = shop.browse("shop", {}).to_dict()["hits"]
+    assert sorted(hit["objectID"] for hit in left) == ["1", "3"]
+    deleted = shop.delete_by("shop", {"facetFilters": [["brand:Zeta"]], "numericFilters": ["price >= 30"]})
+    shop.wait_for_task("shop", deleted.task_id)
+    assert [hit["objectID"] for hit in shop.browse("shop", {}).to_dict()["hits"]] == ["1"]
+    with pytest.raises(RequestException) as bad:
+        shop.delete_by("shop", {"filters": "price <"})
+    assert bad.value.status_code == 400 and "filters" in str(bad.value)
+    assert shop.search_single_index("shop", {}).nb_hits == 1, "a refused delete_by deleted nothing"
 
 
 def test_errors_are_the_clients_own_with_algolias_statuses(web, shop):

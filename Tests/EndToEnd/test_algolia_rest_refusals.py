@@ -115,12 +115,29 @@ def test_oversized_and_malformed_bodies(web):
     ("POST", "/1/indexes/books/rules/search", "Rules"),
     ("PUT", "/1/indexes/books/synonyms/s1", "Synonyms"),
     ("GET", "/1/keys", "API key management"),
-    ("POST", "/1/indexes/books/deleteByQuery", "deleteByQuery"),
-    ("POST", "/1/indexes/books/operation", "operation"),
 ])
 def test_unsupported_features_are_named(web, method, path, feature):
     status, _, body = raw(web, method, path, {}, headers(web))
     assert status == 400 and feature in body["message"], body
+
+
+@pytest.mark.parametrize("path,body,named", [
+    ("/1/indexes/books/operation", {"destination": "copy"}, "operation"),
+    ("/1/indexes/books/operation", {"operation": "copy"}, "destination"),
+    ("/1/indexes/books/operation", {"operation": "move", "destination": "books"}, "destination"),
+    ("/1/indexes/books/operation", {"operation": "copy", "destination": "c", "scope": ["records"]}, "scope[0]"),
+    ("/1/indexes/books/deleteByQuery", {}, "filters"),
+])
+def test_bad_copy_and_delete_by_query_bodies_are_400s_naming_the_member(web, path, body, named):
+    status, _, answer = raw(web, "POST", path, body, headers(web))
+    assert status == 400 and named in answer["message"], answer
+    assert count(web) == 2, "nothing was deleted"
+
+
+def test_copying_an_unknown_index_is_a_404(web):
+    status, _, answer = raw(web, "POST", "/1/indexes/nowhere/operation", {"operation": "copy", "destination": "c"},
+                            headers(web))
+    assert (status, answer["message"]) == (404, "Index does not exist")
 
 
 def test_unknown_endpoint_and_tasks(web):

@@ -76,11 +76,35 @@ final class AlgoliaRouterTests: XCTestCase {
     func testUnsupportedFeaturesAreRefusedByName() {
         for (method, target, feature) in [(AlgoliaRequest.Method.get, "/1/keys", "API key management"),
                                           (.post, "/1/indexes/shop/rules/search", "Rules"),
-                                          (.put, "/1/indexes/shop/synonyms/s1", "Synonyms"),
-                                          (.post, "/1/indexes/shop/operation", "operation")] {
+                                          (.put, "/1/indexes/shop/synonyms/s1", "Synonyms")] {
             guard case .respond(let response) = router.plan(request(method, target)) else { return XCTFail(target) }
             XCTAssertEqual(response.status, 400, target)
             XCTAssertTrue(response.body["message"]?.stringValue?.contains(feature) ?? false, target)
+        }
+    }
+
+    func testOperationPassesItsMembersToOperationIndex() {
+        let body: JSON = ["operation": "copy", "destination": "shop_tmp", "scope": ["settings", "rules"], "other": 1]
+        XCTAssertEqual(calls(router.plan(request(.post, "/1/indexes/shop/operation", body))), [
+            RPCCall("operationIndex", ["index": "shop", "operation": "copy", "destination": "shop_tmp", "scope": ["settings", "rules"]]),
+        ])
+        guard case .respond(let response) = router.plan(request(.post, "/1/indexes/shop/operation")) else {
+            return XCTFail("a missing body is answered at once")
+        }
+        XCTAssertEqual(response.status, 400)
+    }
+
+    func testDeleteByQueryReadsItsFiltersAsSearchParameters() {
+        let body: JSON = ["filters": "brand:Acme", "params": "numericFilters=%5B%22price%3E5%22%5D"]
+        XCTAssertEqual(calls(router.plan(request(.post, "/1/indexes/shop/deleteByQuery", body))), [
+            RPCCall("deleteBy", ["filters": "brand:Acme", "numericFilters": ["price>5"], "index": "shop"]),
+        ])
+    }
+
+    func testCopyAndDeleteByQueryAreWritesTheSearchKeyCannotReach() {
+        for target in ["/1/indexes/shop/operation", "/1/indexes/shop/deleteByQuery"] {
+            let plan = router.plan(request(.post, target, ["operation": "move", "destination": "x", "filters": "a:b"]))
+            XCTAssertFalse(plan.searchOnlyMay, target)
         }
     }
 
