@@ -130,7 +130,7 @@ def test_a_copy_waits_for_the_writes_to_both_indices_and_their_reads_wait_for_it
         ("saveObjects", {"index": "dst", "objects": batch(10, start=5000, word="zephyr")}),
         ("operationIndex", {"index": "src", "operation": "move", "destination": "dst"}),
         ("search", {"index": "dst", "query": "amber", "hitsPerPage": 0}),
-        ("saveObjects", {"index": "dst", "objects": batch(1, start=9000)}),
+        ("saveObjects", {"index": "dst", "objects": batch(1, start=9000, word="zephyr")}),
         ("search", {"index": "dst", "query": "", "hitsPerPage": 0}),
         ("listIndices", {}))
     assert result(replies[3])["nbHits"] == 3000, "the search waited for the move, which waited for the save to its source"
