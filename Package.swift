@@ -58,9 +58,11 @@ let package = Package(
         .target(name: "QuarryRelay", dependencies: ["QuarryJSON", "QuarryTransport", "QuarryServer", "QuarrySync"]),
         // `quarry mcp`: MCP tools over the shared daemon, for coding agents.
         .target(name: "QuarryMCP", dependencies: ["QuarryJSON", "QuarryProtocol", "QuarryClient", "QuarryFilters"]),
+        // Algolia's REST API read into the server's JSON-RPC calls (protocol/algolia-rest.md); pure.
+        .target(name: "QuarryAlgoliaREST", dependencies: ["QuarryJSON"]),
         // The HTTP listener: WebSocket JSON-RPC into the same server, keys, Host/Origin guard, the page.
         .target(name: "QuarryWeb", dependencies: [
-            "QuarryJSON", "QuarryTransport", "QuarryServer", "QuarrySync",
+            "QuarryJSON", "QuarryTransport", "QuarryServer", "QuarrySync", "QuarryAlgoliaREST",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -98,6 +100,7 @@ let package = Package(
         ]),
         .testTarget(name: "QuarryMCPTests", dependencies: ["QuarryMCP", "QuarryClient", "QuarryJSON"]),
         .testTarget(name: "QuarryWebTests", dependencies: ["QuarryWeb"]),
+        .testTarget(name: "QuarryAlgoliaRESTTests", dependencies: ["QuarryAlgoliaREST", "QuarryJSON"]),
         .testTarget(name: "QuarryFuzzingTests", dependencies: ["QuarryFuzzing"]),
         .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryBackend", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],

@@ -44,6 +44,12 @@ public protocol IndexBackend: Sendable {
     func setSettings(_ settings: JSONObject, index: String) throws(EngineError) -> SettingsReceipt
     /// `false` when there was no such index.
     func deleteIndex(_ name: String) throws(EngineError) -> Bool
+    /// Replaces `destination` with the primary `name`'s records and/or settings, all at once
+    /// (a search sees the old destination or the new); `move` then deletes the source.
+    func copyIndex(_ name: String, to destination: String, records: Bool, settings: Bool, move: Bool)
+        throws(EngineError) -> WriteReceipt
+    /// Deletes every record the query and filters match, all or none.
+    func deleteBy(index: String, parameters: JSONObject) throws(EngineError) -> WriteReceipt
     /// All or nothing unless `skipInvalid`: a failed or cancelled import leaves the index as it was.
     func importRecords(
         index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,

@@ -120,6 +120,21 @@ public struct RoutedBackend: IndexBackend {
         try backend(for: name).deleteIndex(name)
     }
 
+    /// A copy between the engine and the cluster is refused: each holds its indices whole.
+    public func copyIndex(_ name: String, to destination: String, records: Bool, settings: Bool, move: Bool)
+        throws(EngineError) -> WriteReceipt
+    {
+        guard isRemote(name) == isRemote(destination) else {
+            throw .invalidParameter(name: "destination", expected: "an index on the same backend as '\(name)' "
+                                    + "(one is on the Typesense cluster, the other in the embedded engine)")
+        }
+        return try backend(for: name).copyIndex(name, to: destination, records: records, settings: settings, move: move)
+    }
+
+    public func deleteBy(index: String, parameters: JSONObject) throws(EngineError) -> WriteReceipt {
+        try backend(for: index).deleteBy(index: index, parameters: parameters)
+    }
+
     public func importRecords(
         index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,
         progress: @Sendable (ImportProgress) -> Void, isCancelled: @Sendable () -> Bool

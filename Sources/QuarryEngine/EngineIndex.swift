@@ -60,6 +60,14 @@ final class EngineIndex: Sendable {
 
     var views: EngineIndexViews { current.withLock { $0 } }
 
+    /// Runs `body` on the store between two writes; nil when the index was closed or deleted.
+    func reading<T>(_ body: (IndexStore) throws(EngineError) -> T) throws(EngineError) -> T? {
+        try store.withLock { (store) throws(EngineError) -> T? in
+            guard let store else { return nil }
+            return try body(store)
+        }
+    }
+
     /// Runs `body` in one store transaction; `body` returns its result and
     /// what it changed. Every view is brought up to date inside the
     /// transaction and swapped in right after the commit, except views still

@@ -7,6 +7,8 @@ struct Route: Sendable {
     struct Job: Sendable {
         /// Writes with the same key run one at a time, in arrival order.
         let orderingKey: String?
+        /// A second index a write touches (a copy's destination): it waits for both.
+        var otherKey: String? = nil
         let run: @Sendable () throws(ResponseError) -> JSON
     }
 
@@ -22,7 +24,8 @@ struct Route: Sendable {
     ) -> Route {
         Route(execution: execution) { (params, context) throws(ResponseError) -> Job in
             let request = try Request(params: params)
-            return Job(orderingKey: (request as? any IndexScoped)?.index) { () throws(ResponseError) -> JSON in
+            let scoped = request as? any IndexScoped
+            return Job(orderingKey: scoped?.index, otherKey: scoped?.otherIndex) { () throws(ResponseError) -> JSON in
                 try handler(request, context).json
             }
         }

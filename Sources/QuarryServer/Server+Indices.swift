@@ -34,6 +34,20 @@ extension Server {
         return WriteResponse(objectIDs: nil, taskID: 0)
     }
 
+    func operationIndex(_ request: OperationIndexRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
+        let copiesAll = request.scope == nil
+        let receipt = try backendCall { () throws(EngineError) in
+            try backend.copyIndex(request.index, to: request.destination, records: copiesAll,
+                                  settings: copiesAll || request.scope?.contains(.settings) == true, move: request.operation == .move)
+        }
+        return WriteResponse(objectIDs: nil, taskID: receipt.taskID)
+    }
+
+    func deleteBy(_ request: DeleteByRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
+        let receipt = try backendCall { () throws(EngineError) in try backend.deleteBy(index: request.index, parameters: request.parameters) }
+        return WriteResponse(objectIDs: nil, taskID: receipt.taskID)
+    }
+
     func setSettings(_ request: SetSettingsRequest, _ context: RequestContext) throws(ResponseError) -> SetSettingsRequest.Response {
         let receipt = try backendCall { () throws(EngineError) in try backend.setSettings(request.settings, index: request.index) }
         return .init(taskID: receipt.taskID, unsupported: receipt.unsupported)

@@ -102,10 +102,11 @@ extension Server {
             let pool = readPool
             connection.writes.after(readScope(job.orderingKey)) { pool.submit(key: connection.id.rawValue, run) }
         case .write:
-            let sequence = connection.writes.begin(job.orderingKey ?? "")
-            writeQueues.submit(key: job.orderingKey) {
+            let keys = [job.orderingKey ?? ""] + (job.otherKey.map { [$0] } ?? [])
+            let sequences = keys.map { connection.writes.begin($0) }
+            writeQueues.submit(keys: keys) {
                 run()
-                connection.writes.end(sequence)
+                sequences.forEach(connection.writes.end)
             }
         }
     }

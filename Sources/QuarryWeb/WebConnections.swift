@@ -16,6 +16,8 @@ public final class WebConnections: Sendable {
     private struct State: Sendable {
         var next: UInt64 = 1
         var outboxes: [ConnectionID: WebOutbox] = [:]
+        /// Connections read in process (`RESTLink`): what the server sends is handed over on its own thread.
+        var receivers: [ConnectionID: Receiver] = [:]
         var stopped = false
     }
 
@@ -40,26 +42,53 @@ public final class WebConnections: Sendable {
         }
     }
 
+    /// What an in-process connection is told: each message the server sends, and that it was closed.
+    struct Receiver: Sendable {
+        let receive: @Sendable ([UInt8]) -> Void
+        let closed: @Sendable () -> Void
+    }
+
+    /// A new in-process connection's id, whose messages go to `receiver` with no queue or task between;
+    /// nil once stopped.
+    func open(_ receiver: Receiver) -> ConnectionID? {
+        state.withLock { state in
+            guard !state.stopped else { return nil }
+            let id = ConnectionID(rawValue: Self.idBit | state.next)
+            state.next += 1
+            state.receivers[id] = receiver
+            return id
+        }
+    }
+
     func remove(_ id: ConnectionID) {
-        _ = state.withLock { $0.outboxes.removeValue(forKey: id) }
+        state.withLock { state in
+            state.outboxes.removeValue(forKey: id)
+            state.receivers.removeValue(forKey: id)
+        }
     }
 
     func send(_ payload: [UInt8], to id: ConnectionID, coalescingKey: String?) {
-        state.withLock { $0.outboxes[id] }?.send(payload, coalescingKey: coalescingKey)
+        let (outbox, receiver) = state.withLock { ($0.outboxes[id], $0.receivers[id]) }
+        outbox?.send(payload, coalescingKey: coalescingKey)
+        receiver?.receive(payload)
     }
 
     func close(_ id: ConnectionID) {
-        state.withLock { $0.outboxes[id] }?.close()
+        let (outbox, receiver) = state.withLock { ($0.outboxes[id], $0.receivers.removeValue(forKey: id)) }
+        outbox?.close()
+        receiver?.closed()
     }
 
     /// Flushes and closes every connection; refuses new ones.
     func stop() {
-        let all = state.withLock { state in
+        let (outboxes, receivers) = state.withLock { state in
             state.stopped = true
-            return Array(state.outboxes.values)
+            defer { state.receivers = [:] }
+            return (Array(state.outboxes.values), Array(state.receivers.values))
         }
-        for outbox in all { outbox.close() }
+        for outbox in outboxes { outbox.close() }
+        for receiver in receivers { receiver.closed() }
     }
 
-    var count: Int { state.withLock { $0.outboxes.count } }
+    var count: Int { state.withLock { $0.outboxes.count + $0.receivers.count } }
 }

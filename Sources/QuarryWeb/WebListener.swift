@@ -1,8 +1,9 @@
 // QuarryWeb — how does a browser reach the daemon?
 //
 // An HTTP listener (Hummingbird) beside the Unix sockets: JSON-RPC over a WebSocket at /rpc into the
-// same Server, so a page joins the sessions editors use; the keys and Host/Origin rules of
-// protocol/keys.md; and the search page, compiled into the binary.
+// same Server, so a page joins the sessions editors use; Algolia's REST API under /1/, so Algolia's
+// own clients do too (protocol/algolia-rest.md); the keys and Host/Origin rules of protocol/keys.md;
+// and the search page, compiled into the binary.
 
 import HTTPTypes
 import Hummingbird
@@ -72,7 +73,11 @@ public enum WebListener {
             }
         }
         let application = Application(
-            responder: WebResponder(requestGuard: requestGuard),
+            responder: WebResponder(
+                requestGuard: requestGuard,
+                algolia: AlgoliaEndpoint(
+                    requestGuard: requestGuard, server: server, connections: connections, maxBodyBytes: maxMessageSize,
+                    idleSeconds: options.idleTimeoutSeconds)),
             server: HTTPServerBuilder { responder in
                 GuardedUpgradeChannel(
                     inner: HTTP1WebSocketUpgradeChannel(

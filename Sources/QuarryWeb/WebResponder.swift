@@ -2,13 +2,15 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 
-/// Answers the plain HTTP requests: the page's files, and the refusals of `/rpc` upgrades that
+/// Answers the plain HTTP requests: the page's files, Algolia's REST API (`AlgoliaEndpoint`), and the refusals of `/rpc` upgrades that
 /// `WebListener` declined (a refused upgrade falls through to here and gets its status).
 struct WebResponder: HTTPResponder {
     typealias Context = BasicRequestContext
     let requestGuard: RequestGuard
+    let algolia: AlgoliaEndpoint
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        if request.uri.path.hasPrefix(AlgoliaEndpoint.pathPrefix) { return await algolia.respond(to: request) }
         let host = request.head.authority
         if let refusal = requestGuard.checkHost(host) { return Self.refuse(refusal) }
         let origin = request.headers[.origin]

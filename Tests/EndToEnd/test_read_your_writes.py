@@ -106,3 +106,33 @@ def test_a_read_of_another_index_does_not_wait(peer, short_tmp):
     pending = [m for m in peer.notifications if m.get("id") == import_id]
     assert pending == [], "the other index's search was answered before the import finished"
     assert "result" in peer.reply_to(import_id, timeout=120)
+
+
+def replies_in_any_order(peer, *calls):
+    """`pipeline` for writes to several indices, whose replies may come in another order than sent."""
+    ids = []
+    for method, params in calls:
+        ids.append(peer.next_id)
+        peer.send({"jsonrpc": "2.0", "id": peer.next_id, "method": method, "params": params})
+        peer.next_id += 1
+    replies = {}
+    while len(replies) < len(ids):
+        message = peer.receive()
+        assert message is not None, f"no reply to {sorted(set(ids) - set(replies))}"
+        if "id" in message and "method" not in message:
+            replies[message["id"]] = message
+    return [replies[request_id] for request_id in ids]
+
+
+def test_a_copy_waits_for_the_writes_to_both_indices_and_their_reads_wait_for_it(peer):
+    replies = replies_in_any_order(
+        peer, ("saveObjects", {"index": "src", "objects": batch(3000)}),
+        ("saveObjects", {"index": "dst", "objects": batch(10, start=5000, word="zephyr")}),
+        ("operationIndex", {"index": "src", "operation": "move", "destination": "dst"}),
+        ("search", {"index": "dst", "query": "amber", "hitsPerPage": 0}),
+        ("saveObjects", {"index": "dst", "objects": batch(1, start=9000, word="zephyr")}),
+        ("search", {"index": "dst", "query": "", "hitsPerPage": 0}),
+        ("listIndices", {}))
+    assert result(replies[3])["nbHits"] == 3000, "the search waited for the move, which waited for the save to its source"
+    assert result(replies[5])["nbHits"] == 3001, "a write after the move applies after it"
+    assert [i["name"] for i in result(replies[6])["items"]] == ["dst"]

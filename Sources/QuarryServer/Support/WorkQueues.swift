@@ -84,14 +84,27 @@ final class KeyedSerialQueues: Sendable {
 
     init(label: String) { self.label = label }
 
-    func submit(key: String?, _ job: @escaping @Sendable () -> Void) {
-        let key = key ?? ""
-        let queue = queues.withLock { queues in
+    /// Runs `job` in turn on every key's queue at once (a copy writes two indices).
+    /// Queues are entered in name order, so two such jobs can never wait for each other.
+    func submit(keys: [String], _ job: @escaping @Sendable () -> Void) {
+        let queues = Set(keys).sorted().map(queue)
+        guard let first = queues.first else { return job() }
+        let rest = queues.dropFirst()
+        first.async {
+            func enter(_ remaining: ArraySlice<DispatchQueue>) {
+                guard let next = remaining.first else { return job() }
+                next.sync { enter(remaining.dropFirst()) }
+            }
+            enter(rest)
+        }
+    }
+
+    private func queue(_ key: String) -> DispatchQueue {
+        queues.withLock { queues in
             if let queue = queues[key] { return queue }
             let queue = DispatchQueue(label: "\(label).\(key)")
             queues[key] = queue
             return queue
         }
-        queue.async(execute: job)
     }
 }

@@ -242,13 +242,15 @@ extension TypesenseBackend {
         }
     }
 
-    /// Streams the index's current records into `sink` (a rebuild keeps them).
-    func copyRecords(of entry: CatalogEntry, into sink: RecordSink) throws(EngineError) {
+    /// Streams the index's current records into `sink` (a rebuild keeps them), but those in `except`.
+    func copyRecords(of entry: CatalogEntry, into sink: RecordSink, except: Set<String> = []) throws(EngineError) {
         let documents = try call { () throws(TypesenseError) in
             try api.exportDocuments(collection: FieldNames.alias(ofIndex: entry.name), includeFields: [FieldNames.record])
         }
         for document in documents {
-            if let record = Self.record(of: document) { try sink.add(record) }
+            guard let record = Self.record(of: document),
+                  except.isEmpty || !except.contains(record["objectID"]?.stringValue ?? "") else { continue }
+            try sink.add(record)
         }
     }
 }
