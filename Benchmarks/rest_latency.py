@@ -17,17 +17,17 @@ import argparse
 import http.client
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
+import types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "EndToEnd"))
 import catalogue  # noqa: E402
 from session_latency import Client, keystrokes, quantiles  # noqa: E402
-from web_latency import SETTINGS  # noqa: E402
+from web_latency import SETTINGS, http_daemon  # noqa: E402
 
 SEARCH = {"hitsPerPage": 20, "facets": ["brand", "categories.lvl0", "tags", "price", "rating"]}
 
@@ -97,23 +97,15 @@ def main():
         with open(path, "w") as f:
             for record in records:
                 f.write(json.dumps(record, ensure_ascii=False) + "\n")
-        process = subprocess.Popen([args.binary, "serve", "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:0"],
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            address_file = os.path.join(data, "http-address")
-            while not os.path.exists(address_file):
-                time.sleep(0.01)
-
-            class Daemon:
-                port = int(open(address_file).read().strip().rsplit(":", 1)[1])
-                keys = json.load(open(os.path.join(data, "keys.json")))
+        with http_daemon(args.binary, data, sock) as (port, keys):
+            daemon = types.SimpleNamespace(port=port, keys=keys)  # what algolia_client reads
             socket_client = Client(sock)
             socket_client.call("initialize")
             started = time.monotonic()
             socket_client.call("importFile", {"index": "products", "path": path, "settings": SETTINGS})
             print(f"catalogue: {args.count} records imported in {time.monotonic() - started:.1f} s")
-            rest = RESTClient(Daemon.port, Daemon.keys["admin"])
-            official = algolia_client(Daemon, "admin")
+            rest = RESTClient(port, keys["admin"])
+            official = algolia_client(daemon, "admin")
             by_socket, by_rest, by_official = measure_search(socket_client, rest, official, args.rounds)
             s, r, o = quantiles(by_socket), quantiles(by_rest), quantiles(by_official)
             deltas = sorted(b - a for a, b in zip(by_socket, by_rest))
@@ -126,9 +118,6 @@ def main():
             print(f"indexing {len(written)} records in batches of 1,000: socket saveObjects {socket_seconds:.1f} s "
                   f"({len(written) / socket_seconds:,.0f}/s), REST save_objects {rest_seconds:.1f} s "
                   f"({len(written) / rest_seconds:,.0f}/s)")
-        finally:
-            process.terminate()
-            process.wait()
     print(f"load after: {open('/proc/loadavg').read().strip()}")
 
 

@@ -15,6 +15,7 @@
 """
 import argparse
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -184,6 +185,25 @@ def measure_browser(port, key, rounds):
         driver.quit()
 
 
+@contextlib.contextmanager
+def http_daemon(binary, data, sock):
+    """A release `quarry serve` on `sock` with its HTTP listener on a free port: yields the port and keys.json."""
+    process = subprocess.Popen([binary, "serve", "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:0"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        address_file = os.path.join(data, "http-address")
+        while not os.path.exists(address_file):
+            time.sleep(0.01)
+        with open(address_file) as f:
+            port = int(f.read().strip().rsplit(":", 1)[1])
+        with open(os.path.join(data, "keys.json")) as f:
+            keys = json.load(f)
+        yield port, keys
+    finally:
+        process.terminate()
+        process.wait()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "quarry"))
@@ -197,16 +217,7 @@ def main():
         with open(records, "w") as f:
             for record in catalogue.records(args.count):
                 f.write(json.dumps(record, ensure_ascii=False) + "\n")
-        process = subprocess.Popen([args.binary, "serve", "--socket", sock, "--data-dir", data, "--http", "127.0.0.1:0"],
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            address_file = os.path.join(data, "http-address")
-            while not os.path.exists(address_file):
-                time.sleep(0.01)
-            with open(address_file) as f:
-                port = int(f.read().strip().rsplit(":", 1)[1])
-            with open(os.path.join(data, "keys.json")) as f:
-                keys = json.load(f)
+        with http_daemon(args.binary, data, sock) as (port, keys):
             socket_client = Client(sock)
             socket_client.call("initialize")
             started = time.monotonic()
@@ -231,9 +242,6 @@ def main():
             pick = lambda p: samples[min(len(samples) - 1, int(len(samples) * p))]
             print(f"browser      keystroke→painted hits   p50={pick(0.5):7.1f} ms  p90={pick(0.9):7.1f} ms  "
                   f"p99={pick(0.99):7.1f} ms  n={len(samples)}")
-        finally:
-            process.terminate()
-            process.wait()
 
 
 if __name__ == "__main__":
