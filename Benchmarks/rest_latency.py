@@ -17,6 +17,7 @@ import argparse
 import http.client
 import json
 import os
+import socket
 import sys
 import tempfile
 import time
@@ -48,8 +49,36 @@ class RESTClient:
         return answer
 
 
-def measure_search(socket_client, rest, official, rounds):
-    by_socket, by_rest, by_official = [], [], []
+class RawRESTClient:
+    """The same requests on a plain keep-alive socket with no HTTP library, as session_latency's socket client is
+    one for JSON-RPC: what the daemon's HTTP edge adds, without http.client's own cost in Python."""
+
+    def __init__(self, port, key):
+        self.socket = socket.create_connection(("127.0.0.1", port))
+        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.head = (f"Host: 127.0.0.1:{port}\r\nX-Algolia-API-Key: {key}\r\nX-Algolia-Application-Id: bench\r\n"
+                     "Content-Type: application/json\r\n").encode()
+        self.buffer = b""
+
+    def post(self, path, body):
+        data = json.dumps(body).encode()
+        self.socket.sendall(b"POST %s HTTP/1.1\r\n%sContent-Length: %d\r\n\r\n%s" % (path.encode(), self.head, len(data), data))
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.socket.recv(65536)
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        lines = head.split(b"\r\n")
+        fields = dict(line.split(b": ", 1) for line in lines[1:])
+        length = int(fields[b"Content-Length"])  # the edge always sends one (no chunked replies)
+        while len(self.buffer) < length:
+            self.buffer += self.socket.recv(65536)
+        payload, self.buffer = self.buffer[:length], self.buffer[length:]
+        if not lines[0].startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(f"{path}: {lines[0]} {payload[:200]}")
+        return json.loads(payload)
+
+
+def measure_search(socket_client, rest, raw, official, rounds):
+    by_socket, by_rest, by_raw, by_official = [], [], [], []
     for round_ in range(rounds + 1):
         for text in keystrokes():
             params = {"query": text, **SEARCH}
@@ -60,12 +89,15 @@ def measure_search(socket_client, rest, official, rounds):
             t2 = time.perf_counter_ns()
             c = official.search_single_index("products", params)
             t3 = time.perf_counter_ns()
-            assert a["nbHits"] == b["nbHits"] == c.nb_hits, text
+            d = raw.post("/1/indexes/products/query", params)
+            t4 = time.perf_counter_ns()
+            assert a["nbHits"] == b["nbHits"] == c.nb_hits == d["nbHits"], text
             if round_ > 0:
                 by_socket.append(t1 - t0)
                 by_rest.append(t2 - t1)
                 by_official.append(t3 - t2)
-    return by_socket, by_rest, by_official
+                by_raw.append(t4 - t3)
+    return by_socket, by_rest, by_raw, by_official
 
 
 def measure_indexing(socket_client, official, records, batch=1000):
@@ -106,12 +138,16 @@ def main():
             print(f"catalogue: {args.count} records imported in {time.monotonic() - started:.1f} s")
             rest = RESTClient(port, keys["admin"])
             official = algolia_client(daemon, "admin")
-            by_socket, by_rest, by_official = measure_search(socket_client, rest, official, args.rounds)
-            s, r, o = quantiles(by_socket), quantiles(by_rest), quantiles(by_official)
+            raw = RawRESTClient(port, keys["admin"])
+            by_socket, by_rest, by_raw, by_official = measure_search(socket_client, rest, raw, official, args.rounds)
+            s, r, o, w = quantiles(by_socket), quantiles(by_rest), quantiles(by_official), quantiles(by_raw)
             deltas = sorted(b - a for a, b in zip(by_socket, by_rest))
+            raw_deltas = sorted(b - a for a, b in zip(by_socket, by_raw))
             print(f"search  Unix socket (JSON-RPC)      p50={s[0] * 1000:6.0f} µs  p99={s[1] * 1000:6.0f} µs  n={s[2]}")
             print(f"search  REST, http.client keep-alive p50={r[0] * 1000:6.0f} µs  p99={r[1] * 1000:6.0f} µs")
             print(f"search  REST minus socket, same search p50={deltas[len(deltas) // 2] / 1e3:+6.0f} µs")
+            print(f"search  REST, plain socket client    p50={w[0] * 1000:6.0f} µs  p99={w[1] * 1000:6.0f} µs")
+            print(f"search  REST (plain) minus socket    p50={raw_deltas[len(raw_deltas) // 2] / 1e3:+6.0f} µs")
             print(f"search  REST, official client        p50={o[0] * 1000:6.0f} µs  p99={o[1] * 1000:6.0f} µs")
             written = records[:args.index_count]
             socket_seconds, rest_seconds = measure_indexing(socket_client, official, written)
