@@ -36,6 +36,13 @@ public struct Params: Sendable {
         }
     }
 
+    /// A search's `query`, when given, is a string; unlike `optionalString`, an empty one is a query too.
+    public func checkQuery() throws(ResponseError) {
+        if let query = object["query"], query.stringValue == nil, !query.isNull {
+            throw fail("query", expected: "a string", got: query)
+        }
+    }
+
     public func optionalBool(_ name: String) throws(ResponseError) -> Bool? {
         switch object[name] {
         case nil, .null?: return nil

@@ -20,9 +20,7 @@ public struct BrowseRequest: RequestType {
         cursor = try params.optionalString("cursor")
         hitsPerPage = try params.optionalInt("hitsPerPage", in: 1...Self.maxHitsPerPage)
         attributesToRetrieve = try params.optionalStrings("attributesToRetrieve")
-        if let query = params.object["query"], query.stringValue == nil, !query.isNull {
-            throw params.fail("query", expected: "a string", got: query)
-        }
+        try params.checkQuery()
         parameters = params.remaining(excluding: ["index", "cursor", "hitsPerPage", "attributesToRetrieve"])
     }
 }

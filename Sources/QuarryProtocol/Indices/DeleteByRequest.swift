@@ -11,9 +11,7 @@ public struct DeleteByRequest: RequestType {
 
     public init(params: Params) throws(ResponseError) {
         index = try params.indexName()
-        if let query = params.object["query"], query.stringValue == nil, !query.isNull {
-            throw params.fail("query", expected: "a string", got: query)
-        }
+        try params.checkQuery()
         parameters = params.remaining(excluding: ["index"])
     }
 }

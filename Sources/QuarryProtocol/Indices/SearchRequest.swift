@@ -11,9 +11,7 @@ public struct SearchRequest: RequestType {
 
     public init(params: Params) throws(ResponseError) {
         index = try params.indexName()
-        if let query = params.object["query"], query.stringValue == nil, !query.isNull {
-            throw params.fail("query", expected: "a string", got: query)
-        }
+        try params.checkQuery()
         // `counts` (protocol/methods/search.md): exact (the default) or fast, which a cluster may answer with estimates.
         _ = try params.oneOf("counts", ["exact": true, "fast": false])
         parameters = params.remaining(excluding: ["index"])
