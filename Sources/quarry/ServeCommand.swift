@@ -107,6 +107,8 @@ struct ServeCommand: ParsableCommand {
                 // A path the user chose may sit in a shared directory (/tmp); the
                 // default one must be private to this user.
                 let chosen = socket != nil || listen != nil || Locations.environment["QUARRY_SOCK"] != nil
+                // Said before the socket appears: whoever waits for it to connect has been told why it is there.
+                if let warning = Locations.warning(forSocket: requested) { log(warning) }
                 try transport.listen(on: SocketListenerOptions(path: requested, requirePrivateDirectory: !chosen))
                 sockets.append(requested)
             }
@@ -133,7 +135,7 @@ struct ServeCommand: ParsableCommand {
             }
         }
         log("serving \(directory)\(sockets.isEmpty ? "" : " on " + sockets.joined(separator: ", "))")
-        if let warning = sockets.lazy.compactMap(Locations.warning(forSocket:)).first { log(warning) }
+        if let warning = sockets.lazy.filter({ $0 != requested }).compactMap(Locations.warning(forSocket:)).first { log(warning) }
 
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.idleTimeout = idleTimeout
