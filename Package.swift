@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "quarry", targets: ["quarry"]),
         .library(name: "QuarryEngine", targets: ["QuarryEngine"]),
+        .library(name: "QuarrySearchContract", targets: ["QuarrySearchContract"]),
         .library(name: "QuarryServer", targets: ["QuarryServer"]),
         // For Fuzz/, the libFuzzer driver's own package.
         .library(name: "QuarryFuzzing", targets: ["QuarryFuzzing"]),
@@ -38,20 +39,22 @@ let package = Package(
         .target(name: "QuarryProtocol", dependencies: ["QuarryJSON"]),
         .target(name: "QuarryTransport", dependencies: ["CLibUV", "CTransportShims", "QuarrySync"]),
         .target(name: "QuarryFilters", dependencies: ["QuarryJSON"]),
+        // The search contract between the edges and the backends: queries, answers, settings, errors.
+        .target(name: "QuarrySearchContract", dependencies: ["QuarryJSON", "QuarryFilters"]),
         .target(name: "QuarryEngine", dependencies: [
-            "QuarryJSON", "QuarryFilters", "QuarrySync", "CSQLite", "CZstd", "CMalloc", "CPrefetch",
+            "QuarryJSON", "QuarryFilters", "QuarrySearchContract", "QuarrySync", "CSQLite", "CZstd", "CMalloc", "CPrefetch",
             .product(name: "Collections", package: "swift-collections"),
         ]),
         .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters"]),
         // Where indices live: the protocol the server calls, met by the engine and by QuarryTypesense.
-        .target(name: "QuarryBackend", dependencies: ["QuarryJSON", "QuarryEngine", "QuarrySync"]),
+        .target(name: "QuarryBackend", dependencies: ["QuarryJSON", "QuarrySearchContract", "QuarryEngine", "QuarrySync"]),
         // Indices on a Typesense cluster; reuses the engine's settings, import readers and filters.
         .target(name: "QuarryTypesense", dependencies: [
-            "QuarryJSON", "QuarryFilters", "QuarryEngine", "QuarryBackend", "QuarrySync",
+            "QuarryJSON", "QuarryFilters", "QuarrySearchContract", "QuarryEngine", "QuarryBackend", "QuarrySync",
         ]),
         .target(name: "QuarryServer", dependencies: [
-            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarrySession", "QuarryFilters",
-            "QuarrySync",
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarrySearchContract", "QuarryEngine", "QuarryBackend",
+            "QuarrySession", "QuarryFilters", "QuarrySync",
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),
         // A `quarry serve` relaying its stdio to the daemon that owns its data directory.
@@ -77,11 +80,11 @@ let package = Package(
         ]),
         // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
         .target(name: "QuarryFuzzing", dependencies: [
-            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarryEngine", "QuarryBackend", "QuarryServer",
-            "QuarrySync",
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarrySearchContract", "QuarryEngine",
+            "QuarryBackend", "QuarryServer", "QuarrySync",
         ]),
         .executableTarget(name: "quarry", dependencies: [
-            "QuarryServer", "QuarryTransport", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
+            "QuarryServer", "QuarryTransport", "QuarrySearchContract", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
             "QuarryClient", "QuarryRelay", "QuarrySync", "QuarryMCP", "QuarryWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -91,18 +94,19 @@ let package = Package(
         .testTarget(name: "QuarryProtocolTests", dependencies: ["QuarryProtocol", "QuarryJSON"]),
         .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),
         .testTarget(name: "QuarryRelayTests", dependencies: ["QuarryRelay", "QuarryTransport", "QuarryJSON"]),
+        .testTarget(name: "QuarrySearchContractTests", dependencies: ["QuarrySearchContract", "QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
-        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
+        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarrySearchContract", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
         .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),
-        .testTarget(name: "QuarryBackendTests", dependencies: ["QuarryBackend", "QuarryEngine", "QuarryJSON"]),
+        .testTarget(name: "QuarryBackendTests", dependencies: ["QuarryBackend", "QuarrySearchContract", "QuarryEngine", "QuarryJSON"]),
         .testTarget(name: "QuarryTypesenseTests", dependencies: [
-            "QuarryTypesense", "QuarryBackend", "QuarryEngine", "QuarryFilters", "QuarryJSON", "QuarrySync",
+            "QuarryTypesense", "QuarryBackend", "QuarrySearchContract", "QuarryEngine", "QuarryFilters", "QuarryJSON", "QuarrySync",
         ]),
         .testTarget(name: "QuarryMCPTests", dependencies: ["QuarryMCP", "QuarryClient", "QuarryJSON"]),
         .testTarget(name: "QuarryWebTests", dependencies: ["QuarryWeb"]),
         .testTarget(name: "QuarryAlgoliaRESTTests", dependencies: ["QuarryAlgoliaREST", "QuarryJSON"]),
         .testTarget(name: "QuarryFuzzingTests", dependencies: ["QuarryFuzzing"]),
-        .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryBackend", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
+        .testTarget(name: "QuarryServerTests", dependencies: ["QuarryServer", "QuarryBackend", "QuarrySearchContract", "QuarryProtocol", "QuarryTransport", "QuarryJSON", "QuarrySync"]),
     ],
     swiftLanguageModes: [.v6]
 )

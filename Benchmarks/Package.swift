@@ -13,6 +13,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "engine-bench", dependencies: [
             .product(name: "QuarryEngine", package: rootIdentity),
+            .product(name: "QuarrySearchContract", package: rootIdentity),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// One read of `IndexBackend.searchBatch`: what a session's searcher asks on a keystroke.
 public enum BatchRead: Sendable {
@@ -16,10 +16,10 @@ public enum BatchRead: Sendable {
 extension IndexBackend {
     /// Each read on its own, in order: right for the engine, where a read costs no round trip.
     public func searchEach(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        -> [Result<JSON, EngineError>]
+        -> [Result<JSON, BackendError>]
     {
         reads.map { read in
-            do throws(EngineError) {
+            do throws(BackendError) {
                 switch read {
                 case .search(let index, let parameters):
                     return .success(try search(index: index, parameters: parameters, positionEncoding: positionEncoding,

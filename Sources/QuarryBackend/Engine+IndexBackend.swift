@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// The embedded engine already answers in the backend's vocabulary.
 extension Engine: IndexBackend {
@@ -8,7 +9,7 @@ extension Engine: IndexBackend {
     public func health() -> JSONObject { ["ok": true] }
 
     public func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        -> [Result<JSON, EngineError>]
+        -> [Result<JSON, BackendError>]
     {
         searchEach(reads, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges)
     }

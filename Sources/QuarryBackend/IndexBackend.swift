@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// Where a daemon's indices live, as its request handlers see them: the
 /// embedded `Engine`, a Typesense cluster (`QuarryTypesense`), or both, routed
@@ -20,41 +21,41 @@ public protocol IndexBackend: Sendable {
     /// `positionEncoding`, and with `alsoOtherRanges` in every encoding
     /// (session results are shared by connections that negotiated different ones).
     func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        throws(EngineError) -> JSON
+        throws(BackendError) -> JSON
     func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
-        throws(EngineError) -> JSON
+        throws(BackendError) -> JSON
     /// Several reads answered together, in order, each with its own result: what a session asks on
     /// one keystroke. A cluster sends them as one request (`searchEach` is the one-by-one way).
-    func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool) -> [Result<JSON, EngineError>]
+    func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool) -> [Result<JSON, BackendError>]
     /// The index's settings with Algolia's names.
-    func settings(index: String) throws(EngineError) -> JSONObject
-    func listIndices(memory: Bool) throws(EngineError) -> [IndexSummary]
-    func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(EngineError) -> [JSONObject?]
+    func settings(index: String) throws(BackendError) -> JSONObject
+    func listIndices(memory: Bool) throws(BackendError) -> [IndexSummary]
+    func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(BackendError) -> [JSONObject?]
     func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
-        throws(EngineError) -> BrowsePage
+        throws(BackendError) -> BrowsePage
     /// The primary of a replica, nil for a primary or an unknown name (writes are ordered per primary).
     func primary(ofReplica name: String) -> String?
 
     // MARK: Writes
 
-    func saveObjects(_ objects: [JSONObject], index: String) throws(EngineError) -> WriteReceipt
-    func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(EngineError) -> WriteReceipt
-    func deleteObjects(_ objectIDs: [String], index: String) throws(EngineError) -> WriteReceipt
-    func clearObjects(index: String) throws(EngineError) -> WriteReceipt
-    func setSettings(_ settings: JSONObject, index: String) throws(EngineError) -> SettingsReceipt
+    func saveObjects(_ objects: [JSONObject], index: String) throws(BackendError) -> WriteReceipt
+    func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(BackendError) -> WriteReceipt
+    func deleteObjects(_ objectIDs: [String], index: String) throws(BackendError) -> WriteReceipt
+    func clearObjects(index: String) throws(BackendError) -> WriteReceipt
+    func setSettings(_ settings: JSONObject, index: String) throws(BackendError) -> SettingsReceipt
     /// `false` when there was no such index.
-    func deleteIndex(_ name: String) throws(EngineError) -> Bool
+    func deleteIndex(_ name: String) throws(BackendError) -> Bool
     /// Replaces `destination` with the primary `name`'s records and/or settings, all at once
     /// (a search sees the old destination or the new); `move` then deletes the source.
     func copyIndex(_ name: String, to destination: String, records: Bool, settings: Bool, move: Bool)
-        throws(EngineError) -> WriteReceipt
+        throws(BackendError) -> WriteReceipt
     /// Deletes every record the query and filters match, all or none.
-    func deleteBy(index: String, parameters: JSONObject) throws(EngineError) -> WriteReceipt
+    func deleteBy(index: String, parameters: JSONObject) throws(BackendError) -> WriteReceipt
     /// All or nothing unless `skipInvalid`: a failed or cancelled import leaves the index as it was.
     func importRecords(
         index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,
         progress: @Sendable (ImportProgress) -> Void, isCancelled: @Sendable () -> Bool
-    ) throws(EngineError) -> ImportReceipt
+    ) throws(BackendError) -> ImportReceipt
 
     // MARK: Lifecycle
 

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// Some indices on a cluster, the rest in the embedded engine: each call goes
 /// to the backend that holds its index. A replica lives where its primary does.
@@ -34,14 +34,14 @@ public struct RoutedBackend: IndexBackend {
     }
 
     public func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        throws(EngineError) -> JSON
+        throws(BackendError) -> JSON
     {
         try backend(for: index).search(index: index, parameters: parameters, positionEncoding: positionEncoding,
                                        alsoOtherRanges: alsoOtherRanges)
     }
 
     public func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
-        throws(EngineError) -> JSON
+        throws(BackendError) -> JSON
     {
         try backend(for: index).searchForFacetValues(index: index, attribute: attribute, parameters: parameters,
                                                      positionEncoding: positionEncoding)
@@ -49,11 +49,11 @@ public struct RoutedBackend: IndexBackend {
 
     /// The cluster's reads as one batch, the engine's as another, answered in the given order.
     public func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        -> [Result<JSON, EngineError>]
+        -> [Result<JSON, BackendError>]
     {
         let remoteAt = reads.indices.filter { isRemote(reads[$0].index) }
         let localAt = reads.indices.filter { !isRemote(reads[$0].index) }
-        var answers = [Result<JSON, EngineError>](repeating: .failure(.indexNotFound("")), count: reads.count)
+        var answers = [Result<JSON, BackendError>](repeating: .failure(.indexNotFound("")), count: reads.count)
         for (backend, positions) in [(remote, remoteAt), (local, localAt)] where !positions.isEmpty {
             let results = backend.searchBatch(positions.map { reads[$0] }, positionEncoding: positionEncoding,
                                               alsoOtherRanges: alsoOtherRanges)
@@ -62,12 +62,12 @@ public struct RoutedBackend: IndexBackend {
         return answers
     }
 
-    public func settings(index: String) throws(EngineError) -> JSONObject {
+    public func settings(index: String) throws(BackendError) -> JSONObject {
         try backend(for: index).settings(index: index)
     }
 
     /// Both backends' indices; with `.all` the engine's are not served and not listed.
-    public func listIndices(memory: Bool) throws(EngineError) -> [IndexSummary] {
+    public func listIndices(memory: Bool) throws(BackendError) -> [IndexSummary] {
         let remoteIndices = try remote.listIndices(memory: memory)
         guard case .named = selection else { return remoteIndices }
         let localIndices = try local.listIndices(memory: memory).filter { !isRemote($0.name) }
@@ -81,12 +81,12 @@ public struct RoutedBackend: IndexBackend {
         }
     }
 
-    public func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(EngineError) -> [JSONObject?] {
+    public func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(BackendError) -> [JSONObject?] {
         try backend(for: index).getObjects(objectIDs, index: index, attributesToRetrieve: attributesToRetrieve)
     }
 
     public func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
-        throws(EngineError) -> BrowsePage
+        throws(BackendError) -> BrowsePage
     {
         try backend(for: index).browse(index: index, parameters: parameters, cursor: cursor, hitsPerPage: hitsPerPage,
                                        attributesToRetrieve: attributesToRetrieve)
@@ -96,33 +96,33 @@ public struct RoutedBackend: IndexBackend {
         remote.primary(ofReplica: name) ?? local.primary(ofReplica: name)
     }
 
-    public func saveObjects(_ objects: [JSONObject], index: String) throws(EngineError) -> WriteReceipt {
+    public func saveObjects(_ objects: [JSONObject], index: String) throws(BackendError) -> WriteReceipt {
         try backend(for: index).saveObjects(objects, index: index)
     }
 
-    public func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(EngineError) -> WriteReceipt {
+    public func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(BackendError) -> WriteReceipt {
         try backend(for: index).partialUpdateObjects(objects, index: index, createIfNotExists: createIfNotExists)
     }
 
-    public func deleteObjects(_ objectIDs: [String], index: String) throws(EngineError) -> WriteReceipt {
+    public func deleteObjects(_ objectIDs: [String], index: String) throws(BackendError) -> WriteReceipt {
         try backend(for: index).deleteObjects(objectIDs, index: index)
     }
 
-    public func clearObjects(index: String) throws(EngineError) -> WriteReceipt {
+    public func clearObjects(index: String) throws(BackendError) -> WriteReceipt {
         try backend(for: index).clearObjects(index: index)
     }
 
-    public func setSettings(_ settings: JSONObject, index: String) throws(EngineError) -> SettingsReceipt {
+    public func setSettings(_ settings: JSONObject, index: String) throws(BackendError) -> SettingsReceipt {
         try backend(for: index).setSettings(settings, index: index)
     }
 
-    public func deleteIndex(_ name: String) throws(EngineError) -> Bool {
+    public func deleteIndex(_ name: String) throws(BackendError) -> Bool {
         try backend(for: name).deleteIndex(name)
     }
 
     /// A copy between the engine and the cluster is refused: each holds its indices whole.
     public func copyIndex(_ name: String, to destination: String, records: Bool, settings: Bool, move: Bool)
-        throws(EngineError) -> WriteReceipt
+        throws(BackendError) -> WriteReceipt
     {
         guard isRemote(name) == isRemote(destination) else {
             throw .invalidParameter(name: "destination", expected: "an index on the same backend as '\(name)' "
@@ -131,14 +131,14 @@ public struct RoutedBackend: IndexBackend {
         return try backend(for: name).copyIndex(name, to: destination, records: records, settings: settings, move: move)
     }
 
-    public func deleteBy(index: String, parameters: JSONObject) throws(EngineError) -> WriteReceipt {
+    public func deleteBy(index: String, parameters: JSONObject) throws(BackendError) -> WriteReceipt {
         try backend(for: index).deleteBy(index: index, parameters: parameters)
     }
 
     public func importRecords(
         index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,
         progress: @Sendable (ImportProgress) -> Void, isCancelled: @Sendable () -> Bool
-    ) throws(EngineError) -> ImportReceipt {
+    ) throws(BackendError) -> ImportReceipt {
         try backend(for: index).importRecords(index: index, from: path, format: format, settings: settings,
                                               skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled)
     }

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 extension Engine {
     /// The largest page `browse` returns, as Algolia's.
@@ -17,7 +18,7 @@ extension Engine {
     public func browse(
         index name: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int? = nil,
         attributesToRetrieve: [String]? = nil
-    ) throws(EngineError) -> BrowsePage {
+    ) throws(BackendError) -> BrowsePage {
         var browse = BrowseCursor(index: name, after: "", parameters: parameters, hitsPerPage: Self.browseMaxHitsPerPage,
                                   attributesToRetrieve: nil)
         var after: Int64? = nil
@@ -45,7 +46,7 @@ extension Engine {
             matches = try snapshot.index.matches(search)
             nbHits = matches?.count ?? 0
         }
-        let page = try index.readers.withSource { (source) throws(EngineError) in
+        let page = try index.readers.withSource { (source) throws(BackendError) in
             try source.browse(after: after, limit: browse.hitsPerPage, matches: matches)
         }
         let retrieve = browse.attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }

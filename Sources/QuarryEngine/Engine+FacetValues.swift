@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 extension Engine {
     /// `searchForFacetValues`: the values of one `searchable()` facet matching `facetQuery`, each
@@ -7,7 +8,7 @@ extension Engine {
     /// Returns `{facetHits: [{value, highlighted, count}], exhaustiveFacetsCount, processingTimeMS}`.
     public func searchForFacetValues(
         index name: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16
-    ) throws(EngineError) -> JSON {
+    ) throws(BackendError) -> JSON {
         let (index, replica) = try resolve(name)
         guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
         let (facetQuery, maxFacetHits) = try FacetValueSearch.request(parameters)

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 extension Engine {
     static let maxSkippedReasons = 10
@@ -15,7 +16,7 @@ extension Engine {
         index name: String, from path: String, format: ImportFormat? = nil, settings: JSONObject? = nil,
         skipInvalid: Bool = false, progress: @Sendable (ImportProgress) -> Void = { _ in },
         isCancelled: @Sendable () -> Bool = { false }
-    ) throws(EngineError) -> ImportReceipt {
+    ) throws(BackendError) -> ImportReceipt {
         let clock = ContinuousClock()
         let start = clock.now
         guard let format = format ?? ImportFormat(guessingFrom: path) else {
@@ -28,10 +29,10 @@ extension Engine {
         var reader: any ImportReader = ReadAheadImportReader(try format.reader(path: path))
         let declaresReplicas = settings.map(Self.declaresReplicas) ?? false
 
-        func run(lifecycleHeld: Bool) throws(EngineError) -> ImportReceipt {
+        func run(lifecycleHeld: Bool) throws(BackendError) -> ImportReceipt {
             let plan = declaresReplicas ? try replicaPlan(primary: name, settings: settings ?? [:]) : nil
             let outcome = try performWrite(index: name, create: true, lifecycleHeld: lifecycleHeld) {
-                (store, before) throws(EngineError) in
+                (store, before) throws(BackendError) in
                 if let settings {
                     var merged = store.settings
                     try merged.merge(settings)
@@ -50,7 +51,7 @@ extension Engine {
                 durationMS: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
         }
         if declaresReplicas {
-            return try lifecycle.withLock { () throws(EngineError) in try run(lifecycleHeld: true) }
+            return try lifecycle.withLock { () throws(BackendError) in try run(lifecycleHeld: true) }
         }
         return try run(lifecycleHeld: false)
     }
@@ -70,10 +71,10 @@ extension Engine {
     private static func storeAll(
         from reader: inout any ImportReader, into store: IndexStore, before: EngineIndexViews, skipInvalid: Bool,
         progress: (ImportProgress) -> Void, isCancelled: () -> Bool
-    ) throws(EngineError) -> (ImportCounts, EngineIndexChange) {
-        func storeRecords(_ keep: (DocID, JSONObject) -> Void) throws(EngineError) -> ImportCounts {
+    ) throws(BackendError) -> (ImportCounts, EngineIndexChange) {
+        func storeRecords(_ keep: (DocID, JSONObject) -> Void) throws(BackendError) -> ImportCounts {
             try readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
-                (objectID, record, text) throws(EngineError) in
+                (objectID, record, text) throws(BackendError) in
                 keep(try store.upsert(objectID: objectID, body: text ?? JSONWriter.encode(.object(record))), record)
             }
         }
@@ -98,21 +99,21 @@ extension Engine {
     /// that text is the record, so storing it spares encoding the record again.
     package static func readRecords(
         from reader: inout any ImportReader, skipInvalid: Bool, progress: (ImportProgress) -> Void, isCancelled: () -> Bool,
-        _ keep: (String, JSONObject, [UInt8]?) throws(EngineError) -> Void
-    ) throws(EngineError) -> ImportCounts {
+        _ keep: (String, JSONObject, [UInt8]?) throws(BackendError) -> Void
+    ) throws(BackendError) -> ImportCounts {
         var counts = ImportCounts()
         var throttle = ImportProgressThrottle()
-        func report(final: Bool) throws(EngineError) {
+        func report(final: Bool) throws(BackendError) {
             guard final || throttle.isDue(records: counts.imported + counts.skipped) else { return }
             progress(ImportProgress(
                 bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, records: counts.imported, skipped: counts.skipped))
             if isCancelled() { throw .cancelled }
         }
         while let item = try reader.next() {
-            do throws(EngineError) {
+            do throws(BackendError) {
                 switch item {
                 case .invalid(let position, let reason):
-                    throw EngineError.invalidRecord(position: position.description, reason: reason)
+                    throw BackendError.invalidRecord(position: position.description, reason: reason)
                 case .value(let value, let position, let text):
                     let (objectID, record, asIs) = try EngineRecordRules.preparing(
                         value, position: position.description, generate: true)

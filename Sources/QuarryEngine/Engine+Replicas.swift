@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Replicas: other orderings of a primary's records. A replica has no store of
 /// its own: it is a view of its primary's store with its own settings (the
@@ -15,7 +16,7 @@ extension Engine {
     }
 
     /// What declaring `json`'s replicas on `primary` needs; the caller holds `lifecycle`.
-    func replicaPlan(primary: String, settings json: JSONObject) throws(EngineError) -> EngineReplicaPlan {
+    func replicaPlan(primary: String, settings json: JSONObject) throws(BackendError) -> EngineReplicaPlan {
         var probe = IndexSettings()
         try probe.merge(json)
         var plan = EngineReplicaPlan()
@@ -58,13 +59,13 @@ extension Engine {
     }
 
     /// Merges `json` into the replica's own settings, in its primary's store.
-    func setReplicaSettings(_ json: JSONObject, replica: String, primary: String) throws(EngineError) -> UInt64 {
+    func setReplicaSettings(_ json: JSONObject, replica: String, primary: String) throws(BackendError) -> UInt64 {
         if let key = ["replicas", "slaves"].first(where: { json[$0] != nil }) {
             throw .invalidSetting(name: key, expected: "absent: '\(replica)' is a replica of '\(primary)'")
         }
-        return try performWrite(index: primary, create: false) { (store, _) throws(EngineError) in
+        return try performWrite(index: primary, create: false) { (store, _) throws(BackendError) in
             guard store.settings.replicas.contains(where: { $0.name == replica }) else {
-                throw EngineError.indexNotFound(replica)
+                throw BackendError.indexNotFound(replica)
             }
             var own = store.replicaSettings[replica] ?? [:]
             for (key, value) in json {
@@ -78,9 +79,9 @@ extension Engine {
     }
 
     /// Deletes a replica by removing it from its primary's list.
-    func detachReplica(_ replica: String, from primary: String) throws(EngineError) {
-        try lifecycle.withLock { () throws(EngineError) in
-            _ = try performWrite(index: primary, create: false, lifecycleHeld: true) { (store, _) throws(EngineError) in
+    func detachReplica(_ replica: String, from primary: String) throws(BackendError) {
+        try lifecycle.withLock { () throws(BackendError) in
+            _ = try performWrite(index: primary, create: false, lifecycleHeld: true) { (store, _) throws(BackendError) in
                 var settings = store.settings
                 settings.replicas.removeAll { $0.name == replica }
                 try store.replaceSettings(settings)
@@ -98,7 +99,7 @@ struct EngineReplicaPlan {
     var adopted: [String: (settings: JSONObject, generation: UInt64)] = [:]
 
     /// Inside the primary's transaction: forget replicas no longer listed, adopt new ones.
-    func apply(to store: IndexStore) throws(EngineError) {
+    func apply(to store: IndexStore) throws(BackendError) {
         let listed = Set(store.settings.replicas.map(\.name))
         for name in store.replicaSettings.keys where !listed.contains(name) {
             try store.replaceReplicaSettings(name, nil)

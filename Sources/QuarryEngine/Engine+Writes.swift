@@ -1,5 +1,6 @@
 import OrderedCollections
 import QuarryJSON
+import QuarrySearchContract
 
 extension Engine {
     /// From this many records a `saveObjects` builds its segments beside the store (`EngineImportBuild`);
@@ -8,17 +9,17 @@ extension Engine {
 
     /// Adds or replaces records by objectID (generated when missing); creates
     /// the index on first write. One transaction: all records or none.
-    public func saveObjects(_ objects: [JSONObject], index name: String) throws(EngineError) -> WriteReceipt {
+    public func saveObjects(_ objects: [JSONObject], index name: String) throws(BackendError) -> WriteReceipt {
         var prepared: [(objectID: String, record: JSONObject)] = []
         prepared.reserveCapacity(objects.count)
         for (offset, object) in objects.enumerated() {
             prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
         }
-        let outcome = try performWrite(index: name, create: true) { (store, before) throws(EngineError) -> ((), EngineIndexChange) in
+        let outcome = try performWrite(index: name, create: true) { (store, before) throws(BackendError) -> ((), EngineIndexChange) in
             // A large batch is indexed as an import is: each view's segment is built on a thread of its own
             // while the records are stored (the same segments and merges as `.update` makes).
             if prepared.count >= Self.batchBuildThreshold, let build = try EngineImportBuild(store: store, before: before) {
-                do throws(EngineError) {
+                do throws(BackendError) {
                     for (objectID, record) in prepared {
                         build.add(docID: try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record))), record: record)
                     }
@@ -44,12 +45,12 @@ extension Engine {
     /// `createIfNotExists`, and skipped otherwise (as Algolia does).
     public func partialUpdateObjects(
         _ objects: [JSONObject], index name: String, createIfNotExists: Bool = true
-    ) throws(EngineError) -> WriteReceipt {
+    ) throws(BackendError) -> WriteReceipt {
         var prepared: [(objectID: String, record: JSONObject)] = []
         for (offset, object) in objects.enumerated() {
             prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: false))
         }
-        let outcome = try performWrite(index: name, create: createIfNotExists) { (store, before) throws(EngineError) in
+        let outcome = try performWrite(index: name, create: createIfNotExists) { (store, before) throws(BackendError) in
             var upserts: OrderedDictionary<DocID, JSONObject> = [:]
             for (offset, (objectID, changes)) in prepared.enumerated() {
                 let existing = try store.record(objectID: objectID)?.1
@@ -65,8 +66,8 @@ extension Engine {
     }
 
     /// Deletes records by objectID; unknown objectIDs are ignored.
-    public func deleteObjects(_ objectIDs: [String], index name: String) throws(EngineError) -> WriteReceipt {
-        let outcome = try performWrite(index: name, create: false) { (store, before) throws(EngineError) in
+    public func deleteObjects(_ objectIDs: [String], index name: String) throws(BackendError) -> WriteReceipt {
+        let outcome = try performWrite(index: name, create: false) { (store, before) throws(BackendError) in
             var deleted: [DocID] = []
             for objectID in objectIDs {
                 if let id = try store.delete(objectID: objectID) { deleted.append(id) }
@@ -77,8 +78,8 @@ extension Engine {
     }
 
     /// Deletes every record, keeping the index and its settings.
-    public func clearObjects(index name: String) throws(EngineError) -> WriteReceipt {
-        let outcome = try performWrite(index: name, create: false) { (store, _) throws(EngineError) in
+    public func clearObjects(index name: String) throws(BackendError) -> WriteReceipt {
+        let outcome = try performWrite(index: name, create: false) { (store, _) throws(BackendError) in
             try store.deleteAll()
             return ((), .rebuild(only: nil))
         }
@@ -90,16 +91,16 @@ extension Engine {
     /// replica, the keys given become its own (the rest follow its primary).
     /// A primary's `replicas` (or `slaves`) creates and removes replica views;
     /// an existing empty index named as a replica becomes one, keeping its settings.
-    public func setSettings(_ json: JSONObject, index name: String) throws(EngineError) -> SettingsReceipt {
+    public func setSettings(_ json: JSONObject, index name: String) throws(BackendError) -> SettingsReceipt {
         var probe = IndexSettings()
         try probe.merge(json)  // reject malformed settings before creating anything
         let generation: UInt64
         if let primary = state.withLock({ $0.replicaOf[name] }) {
             generation = try setReplicaSettings(json, replica: name, primary: primary)
         } else if Self.declaresReplicas(json) {
-            generation = try lifecycle.withLock { () throws(EngineError) -> UInt64 in
+            generation = try lifecycle.withLock { () throws(BackendError) -> UInt64 in
                 let plan = try replicaPlan(primary: name, settings: json)
-                let outcome = try performWrite(index: name, create: true, lifecycleHeld: true) { (store, _) throws(EngineError) in
+                let outcome = try performWrite(index: name, create: true, lifecycleHeld: true) { (store, _) throws(BackendError) in
                     var settings = store.settings
                     try settings.merge(json)
                     try store.replaceSettings(settings)
@@ -110,7 +111,7 @@ extension Engine {
                 return outcome.generation
             }
         } else {
-            generation = try performWrite(index: name, create: true) { (store, _) throws(EngineError) in
+            generation = try performWrite(index: name, create: true) { (store, _) throws(BackendError) in
                 var settings = store.settings
                 try settings.merge(json)
                 try store.replaceSettings(settings)
@@ -123,10 +124,10 @@ extension Engine {
     /// Records by objectID, as stored (nil for an unknown objectID), with only
     /// `attributesToRetrieve` when given. On a replica, its primary's records.
     public func getObjects(_ objectIDs: [String], index name: String, attributesToRetrieve: [String]? = nil)
-        throws(EngineError) -> [JSONObject?]
+        throws(BackendError) -> [JSONObject?]
     {
         let retrieve = attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }
-        return try resolve(name).index.readers.withSource { (records) throws(EngineError) -> [JSONObject?] in
+        return try resolve(name).index.readers.withSource { (records) throws(BackendError) -> [JSONObject?] in
             var found: [JSONObject?] = []
             for id in objectIDs {
                 found.append(try records.record(objectID: id).map { Self.retrieve(retrieve, from: $0, objectID: id) })
@@ -136,7 +137,7 @@ extension Engine {
     }
 
     /// The index's settings, rendered with Algolia's current names.
-    public func settings(index name: String) throws(EngineError) -> JSONObject {
+    public func settings(index name: String) throws(BackendError) -> JSONObject {
         let (index, replica) = try resolve(name)
         guard let view = index.views.view(replica) else { throw .indexNotFound(name) }
         return view.settings.json()

@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import QuarrySearchContract
 
 /// The embedded engine over one data directory: which indices exist, what
 /// they hold, and what a search over them finds.
@@ -35,11 +36,11 @@ public final class Engine: Sendable {
         var closed = false
     }
 
-    public convenience init(directory: String, log: @escaping @Sendable (String) -> Void) throws(EngineError) {
+    public convenience init(directory: String, log: @escaping @Sendable (String) -> Void) throws(BackendError) {
         try self.init(directory: directory, persistDelay: 1.0, log: log)
     }
 
-    init(directory: String, persistDelay: Double, log: @escaping @Sendable (String) -> Void) throws(EngineError) {
+    init(directory: String, persistDelay: Double, log: @escaping @Sendable (String) -> Void) throws(BackendError) {
         self.directory = directory
         self.log = log
         self.persistDelay = persistDelay
@@ -99,18 +100,18 @@ public final class Engine: Sendable {
     /// Deleting a primary deletes its replicas (they have no records of their
     /// own); deleting a replica removes it from its primary's `replicas`.
     @discardableResult
-    public func deleteIndex(_ name: String) throws(EngineError) -> Bool {
+    public func deleteIndex(_ name: String) throws(BackendError) -> Bool {
         if let primary = state.withLock({ $0.replicaOf[name] }) {
             try detachReplica(name, from: primary)
             return true
         }
-        return try lifecycle.withLock { () throws(EngineError) -> Bool in try removeIndexLocked(name) }
+        return try lifecycle.withLock { () throws(BackendError) -> Bool in try removeIndexLocked(name) }
     }
 
     /// Removes a primary; the caller holds `lifecycle`.
-    func removeIndexLocked(_ name: String) throws(EngineError) -> Bool {
-        let removed = try state.withLock { (state) throws(EngineError) -> EngineIndex? in
-            if state.closed { throw EngineError.storage("engine is closed") }
+    func removeIndexLocked(_ name: String) throws(BackendError) -> Bool {
+        let removed = try state.withLock { (state) throws(BackendError) -> EngineIndex? in
+            if state.closed { throw BackendError.storage("engine is closed") }
             let removed = state.indices.removeValue(forKey: name)
             state.replicaOf = state.replicaOf.filter { $0.value != name }
             return removed
@@ -127,12 +128,12 @@ public final class Engine: Sendable {
     public func search(
         index name: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16,
         alsoOtherRanges: Bool = false
-    ) throws(EngineError) -> JSON {
+    ) throws(BackendError) -> JSON {
         let (index, replica) = try resolve(name)
         guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
         var parameters = try SearchParameters(json: parameters, settings: snapshot.settings, positionEncoding: positionEncoding)
         parameters.alsoOtherRanges = alsoOtherRanges
-        return try index.readers.withSource { (records) throws(EngineError) -> JSON in
+        return try index.readers.withSource { (records) throws(BackendError) -> JSON in
             try snapshot.index.search(parameters, records: records).json()
         }
     }
@@ -143,17 +144,17 @@ public final class Engine: Sendable {
     // MARK: Index handles
 
     /// The store that answers for `name`, and which replica of it (nil: the primary).
-    func resolve(_ name: String) throws(EngineError) -> (index: EngineIndex, replica: String?) {
-        try state.withLock { (state) throws(EngineError) -> (index: EngineIndex, replica: String?) in
-            if state.closed { throw EngineError.storage("engine is closed") }
+    func resolve(_ name: String) throws(BackendError) -> (index: EngineIndex, replica: String?) {
+        try state.withLock { (state) throws(BackendError) -> (index: EngineIndex, replica: String?) in
+            if state.closed { throw BackendError.storage("engine is closed") }
             if let index = state.indices[name] { return (index, nil) }
             if let primary = state.replicaOf[name], let index = state.indices[primary] { return (index, name) }
-            throw EngineError.indexNotFound(name)
+            throw BackendError.indexNotFound(name)
         }
     }
 
     /// A primary index; a replica's name is an error that says to write to its primary.
-    func existing(_ name: String) throws(EngineError) -> EngineIndex {
+    func existing(_ name: String) throws(BackendError) -> EngineIndex {
         let (index, replica) = try resolve(name)
         if replica != nil {
             throw .invalidParameter(
@@ -164,17 +165,17 @@ public final class Engine: Sendable {
 
     /// The primary index, created empty when missing and `create` is set.
     /// `created` says whether this call created it.
-    func writable(_ name: String, create: Bool, lifecycleHeld: Bool = false) throws(EngineError) -> (index: EngineIndex, created: Bool) {
-        do throws(EngineError) {
+    func writable(_ name: String, create: Bool, lifecycleHeld: Bool = false) throws(BackendError) -> (index: EngineIndex, created: Bool) {
+        do throws(BackendError) {
             return (try existing(name), false)
         } catch .indexNotFound {
             // Missing: create it below, under the lifecycle lock.
         }
-        let createLocked = { () throws(EngineError) -> (index: EngineIndex, created: Bool) in
-            do throws(EngineError) {
+        let createLocked = { () throws(BackendError) -> (index: EngineIndex, created: Bool) in
+            do throws(BackendError) {
                 return (try self.existing(name), false)
             } catch .indexNotFound {
-                guard create else { throw EngineError.indexNotFound(name) }
+                guard create else { throw BackendError.indexNotFound(name) }
             }
             let folder = try EngineIndexFolder(dataDirectory: self.directory, name: name)
             try folder.create()
@@ -184,15 +185,15 @@ public final class Engine: Sendable {
             return (index, true)
         }
         if lifecycleHeld { return try createLocked() }
-        return try lifecycle.withLock { () throws(EngineError) in try createLocked() }
+        return try lifecycle.withLock { () throws(BackendError) in try createLocked() }
     }
 
     /// One write transaction on the primary `name`, retried on a fresh handle
     /// if the index was deleted while this call waited for it.
     func performWrite<T>(
         index name: String, create: Bool, lifecycleHeld: Bool = false,
-        _ body: (IndexStore, EngineIndexViews) throws(EngineError) -> (T, EngineIndexChange)
-    ) throws(EngineError) -> (result: T, generation: UInt64) {
+        _ body: (IndexStore, EngineIndexViews) throws(BackendError) -> (T, EngineIndexChange)
+    ) throws(BackendError) -> (result: T, generation: UInt64) {
         while true {
             let (index, created) = try writable(name, create: create, lifecycleHeld: lifecycleHeld)
             let outcome: (result: T, generation: UInt64)?

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import QuarrySearchContract
 
 /// The search index saved beside the store, so opening an index does not
 /// rebuild it. It is only a cache: valid when its generation equals the
@@ -10,7 +11,7 @@ import Darwin
 enum EngineDerivedFile {
     static func load(
         store: IndexStore, settings: IndexSettings, path: String, label: String, log: (String) -> Void
-    ) throws(EngineError) -> (snapshot: EngineIndexSnapshot, fromFile: Bool) {
+    ) throws(BackendError) -> (snapshot: EngineIndexSnapshot, fromFile: Bool) {
         func snapshot(_ index: SearchIndex, buildMS: Int) -> EngineIndexSnapshot {
             EngineIndexSnapshot(
                 index: index, settings: settings, generation: store.generation, buildMS: buildMS,
@@ -41,7 +42,7 @@ enum EngineDerivedFile {
     }
 
     /// Builds a search index from every stored record, streaming.
-    static func build(store: IndexStore, settings: IndexSettings) throws(EngineError) -> SearchIndex {
+    static func build(store: IndexStore, settings: IndexSettings) throws(BackendError) -> SearchIndex {
         let records = try store.allRecords()
         let index = SearchIndex.build(settings: settings, uniqueRecords: records)
         if let failure = records.failure { throw failure }
@@ -56,7 +57,7 @@ enum EngineDerivedFile {
         guard rename(temporary, path) == 0 else {
             let message = String(cString: strerror(errno))
             unlink(temporary)
-            throw EngineError.storage("cannot rename \(temporary): \(message)")
+            throw BackendError.storage("cannot rename \(temporary): \(message)")
         }
     }
 }

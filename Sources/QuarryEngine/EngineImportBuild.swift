@@ -1,5 +1,6 @@
 import OrderedCollections
 import QuarryJSON
+import QuarrySearchContract
 
 /// The search index of every view (the primary and each replica), built
 /// from the records an import stores, while it stores them: each record is
@@ -48,7 +49,7 @@ final class EngineImportBuild {
     /// Starts one build per view of `store`, with the settings each has now, on top of `before` unless
     /// the store is empty. Nil when a view of `before` was built with other settings than the store's
     /// (the import changed them): only a rebuild from the store is right then.
-    init?(store: IndexStore, before: EngineIndexViews) throws(EngineError) {
+    init?(store: IndexStore, before: EngineIndexViews) throws(BackendError) {
         storedMax = try store.maxDocID()
         newest = storedMax
         if storedMax == 0 {

@@ -3,6 +3,7 @@ import QuarrySync
 
 #if canImport(Glibc)
 import CMalloc
+import QuarrySearchContract
 #endif
 
 /// One open store and its views: the primary index and its replicas (each a
@@ -35,8 +36,8 @@ final class EngineIndex: Sendable {
 
     /// Opens (or creates) the index in `folder`, loading each view's derived
     /// file when it matches the store and rebuilding it otherwise.
-    init(name: String, folder: EngineIndexFolder, log: @Sendable (String) -> Void) throws(EngineError) {
-        let store = try IndexStore(path: folder.databasePath, name: name, now: EngineTime.nowMS())
+    init(name: String, folder: EngineIndexFolder, log: @Sendable (String) -> Void) throws(BackendError) {
+        let store = try IndexStore(path: folder.databasePath, name: name, now: WallTime.nowMS())
         var state = PersistState()
         let primary = try EngineDerivedFile.load(
             store: store, settings: store.settings, path: folder.derivedPath(replica: nil),
@@ -61,8 +62,8 @@ final class EngineIndex: Sendable {
     var views: EngineIndexViews { current.withLock { $0 } }
 
     /// Runs `body` on the store between two writes; nil when the index was closed or deleted.
-    func reading<T>(_ body: (IndexStore) throws(EngineError) -> T) throws(EngineError) -> T? {
-        try store.withLock { (store) throws(EngineError) -> T? in
+    func reading<T>(_ body: (IndexStore) throws(BackendError) -> T) throws(BackendError) -> T? {
+        try store.withLock { (store) throws(BackendError) -> T? in
             guard let store else { return nil }
             return try body(store)
         }
@@ -78,9 +79,9 @@ final class EngineIndex: Sendable {
     /// read a committed record through a stale view for longer than an instant.
     /// Returns nil when the index was closed or deleted meanwhile.
     func write<T>(
-        _ body: (IndexStore, EngineIndexViews) throws(EngineError) -> (T, EngineIndexChange)
-    ) throws(EngineError) -> (result: T, generation: UInt64)? {
-        try store.withLock { (store) throws(EngineError) -> (result: T, generation: UInt64)? in
+        _ body: (IndexStore, EngineIndexViews) throws(BackendError) -> (T, EngineIndexChange)
+    ) throws(BackendError) -> (result: T, generation: UInt64)? {
+        try store.withLock { (store) throws(BackendError) -> (result: T, generation: UInt64)? in
             guard let store else { return nil }
             let before = views
             let clock = ContinuousClock()
@@ -88,8 +89,8 @@ final class EngineIndex: Sendable {
             var after = before
             var building: EngineImportBuild.Ending?
             let result: T
-            do throws(EngineError) {
-                result = try store.write(now: EngineTime.nowMS()) { () throws(EngineError) -> T in
+            do throws(BackendError) {
+                result = try store.write(now: WallTime.nowMS()) { () throws(BackendError) -> T in
                     let (result, change) = try body(store, before)
                     if case .building(let build) = change, build.startedEmpty, let ending = build.endInput() {
                         building = ending
@@ -218,7 +219,7 @@ final class EngineIndex: Sendable {
         guard start else { return }
         var more = false
         do {
-            more = try store.withLock { (store) throws(EngineError) -> Bool in try store?.compactRecords() ?? false }
+            more = try store.withLock { (store) throws(BackendError) -> Bool in try store?.compactRecords() ?? false }
         } catch {
             log("index '\(name)': record compaction stopped (\(error)); it resumes on next open")
         }

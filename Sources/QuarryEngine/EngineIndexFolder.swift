@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import QuarrySearchContract
 
 /// Where one index lives on disk: `<data>/indices/<escaped name>/` holding
 /// `records.sqlite` (the truth, with its -wal/-shm) and `search.index` (derived).
@@ -25,7 +26,7 @@ struct EngineIndexFolder: Sendable {
         self.path = path
     }
 
-    init(dataDirectory: String, name: String) throws(EngineError) {
+    init(dataDirectory: String, name: String) throws(BackendError) {
         guard !name.isEmpty, name.utf8.count <= Self.maxNameBytes else {
             throw .invalidParameter(name: "indexName", expected: "a name of 1 to \(Self.maxNameBytes) bytes")
         }
@@ -63,7 +64,7 @@ struct EngineIndexFolder: Sendable {
         return names.sorted()
     }
 
-    func create() throws(EngineError) {
+    func create() throws(BackendError) {
         try Self.makeDirectories(path)
     }
 
@@ -79,7 +80,7 @@ struct EngineIndexFolder: Sendable {
     }
 
     /// `mkdir -p`: every missing folder on the way to `path`.
-    static func makeDirectories(_ path: String) throws(EngineError) {
+    static func makeDirectories(_ path: String) throws(BackendError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
@@ -91,7 +92,7 @@ struct EngineIndexFolder: Sendable {
 
     /// Renames the folder aside first so a crash mid-removal never leaves a
     /// half-deleted index that would be opened again.
-    func remove() throws(EngineError) {
+    func remove() throws(BackendError) {
         let doomed = path + ".deleting"
         guard rename(path, doomed) == 0 else {
             if errno == ENOENT { return }

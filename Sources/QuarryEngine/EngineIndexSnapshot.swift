@@ -1,3 +1,5 @@
+import QuarrySearchContract
+
 /// What a search reads: one immutable search index with the settings and
 /// store generation it was built for. Swapped whole, never mutated.
 struct EngineIndexSnapshot: Sendable {

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// What a write did to the records, so every view of them can follow.
 enum EngineIndexChange {
@@ -25,12 +26,12 @@ struct EngineIndexViews: Sendable {
 
     /// The views after `change`, built while the transaction is still open
     /// so that the swap can follow the commit at once.
-    func applying(_ change: EngineIndexChange, store: IndexStore, buildMS: Int) throws(EngineError) -> EngineIndexViews {
+    func applying(_ change: EngineIndexChange, store: IndexStore, buildMS: Int) throws(BackendError) -> EngineIndexViews {
         // Builds given up are replaced by a rebuild from the store (the `default` below).
         if case .building(let build) = change, let ending = build.endInput() {
             return EngineIndexViews(built: ending.join(), store: store)
         }
-        func next(_ before: EngineIndexSnapshot?, settings: IndexSettings, replica: String?) throws(EngineError) -> EngineIndexSnapshot {
+        func next(_ before: EngineIndexSnapshot?, settings: IndexSettings, replica: String?) throws(BackendError) -> EngineIndexSnapshot {
             let index: SearchIndex
             switch change {
             case .update(let upserts, let deletions) where before != nil:

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// How a partial update changes a record: top-level attributes are replaced,
 /// except values of the form `{"_operation": name, "value": v}`, Algolia's
@@ -9,7 +10,7 @@ package enum EnginePartialUpdate {
     /// says to ignore the whole update (or to not create a missing record).
     package static func apply(
         _ changes: JSONObject, to existing: JSONObject?, position: String
-    ) throws(EngineError) -> JSONObject? {
+    ) throws(BackendError) -> JSONObject? {
         var record = existing ?? [:]
         for (key, change) in changes {
             guard let (operation, operand) = operation(in: change) else {
@@ -56,7 +57,7 @@ package enum EnginePartialUpdate {
         }
     }
 
-    private static func add(_ current: JSON, _ operand: JSON, sign: Int64, position: String, key: String) throws(EngineError) -> JSON {
+    private static func add(_ current: JSON, _ operand: JSON, sign: Int64, position: String, key: String) throws(BackendError) -> JSON {
         switch (current, operand) {
         case (.int(let a), .int(let b)):
             let (product, overflow1) = b.multipliedReportingOverflow(by: sign)

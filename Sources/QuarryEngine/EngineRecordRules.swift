@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// The rules every incoming record obeys, whichever call brings it: it is an
 /// object, and its objectID is a non-empty string or an integer (stored as a
@@ -7,7 +8,7 @@ package enum EngineRecordRules {
     /// The record with its objectID as a string; `generate` allows a missing one.
     package static func prepare(
         _ value: JSON, position: String, generate: Bool
-    ) throws(EngineError) -> (objectID: String, record: JSONObject) {
+    ) throws(BackendError) -> (objectID: String, record: JSONObject) {
         let prepared = try preparing(value, position: position, generate: generate)
         return (prepared.objectID, prepared.record)
     }
@@ -16,7 +17,7 @@ package enum EngineRecordRules {
     /// already a non-empty string), so that the text it was parsed from still encodes it.
     package static func preparing(
         _ value: JSON, position: String, generate: Bool
-    ) throws(EngineError) -> (objectID: String, record: JSONObject, asIs: Bool) {
+    ) throws(BackendError) -> (objectID: String, record: JSONObject, asIs: Bool) {
         guard case .object(var record) = value else {
             throw .invalidRecord(position: position, reason: "a record must be a JSON object, not \(value.kindName)")
         }

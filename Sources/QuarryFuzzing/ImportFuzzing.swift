@@ -3,6 +3,7 @@ import Glibc
 #endif
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// The import readers' oracle: a file reads as the same records and the same
 /// errors whatever the size of the reader's buffer, so no record or error

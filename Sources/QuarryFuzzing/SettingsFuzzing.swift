@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// Settings decoding's oracle: settings decoded from any object render to an
 /// object that decodes to the same settings and renders the same again.

@@ -1,7 +1,7 @@
 import QuarryBackend
-import QuarryEngine
 import QuarryJSON
 import QuarrySession
+import QuarrySearchContract
 
 /// The backend (engine or cluster) as sessions see it. Session results are shared by connections
 /// that may have negotiated different encodings, so hits carry match ranges
@@ -10,7 +10,7 @@ struct IndexSessionBackend: SearchBackend {
     let backend: any IndexBackend
 
     func search(index: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
-        let response = try call { () throws(EngineError) in
+        let response = try call { () throws(BackendError) in
             try backend.search(index: index, parameters: parameters, positionEncoding: .utf16, alsoOtherRanges: true)
         }
         return response.objectValue ?? [:]
@@ -20,7 +20,7 @@ struct IndexSessionBackend: SearchBackend {
     /// the session's query and filters (the attribute's own or-group relaxed
     /// by the plan).
     func searchForFacetValues(index: String, attribute: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
-        let response = try call { () throws(EngineError) in
+        let response = try call { () throws(BackendError) in
             try backend.searchForFacetValues(index: index, attribute: attribute, parameters: parameters, positionEncoding: .utf16)
         }
         return response.objectValue ?? [:]
@@ -42,7 +42,7 @@ struct IndexSessionBackend: SearchBackend {
             if case .emptyHits = request { return .success([:]) }
             let answer = answers.next() ?? .failure(.storage("the backend gave fewer answers than reads"))
             do throws(SessionError) {
-                return .success(try call { () throws(EngineError) in try answer.get() }.objectValue ?? [:])
+                return .success(try call { () throws(BackendError) in try answer.get() }.objectValue ?? [:])
             } catch {
                 return .failure(error)
             }
@@ -50,10 +50,10 @@ struct IndexSessionBackend: SearchBackend {
     }
 
     func settings(index: String) throws(SessionError) -> JSONObject {
-        try call { () throws(EngineError) in try backend.settings(index: index) }
+        try call { () throws(BackendError) in try backend.settings(index: index) }
     }
 
-    private func call<T>(_ body: () throws(EngineError) -> T) throws(SessionError) -> T {
+    private func call<T>(_ body: () throws(BackendError) -> T) throws(SessionError) -> T {
         do {
             return try body()
         } catch {

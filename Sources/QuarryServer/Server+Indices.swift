@@ -2,41 +2,42 @@ import QuarryBackend
 import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
+import QuarrySearchContract
 
 /// The index-management and one-shot search methods: thin translations
 /// between the wire types and the backend (the engine, or a cluster).
 extension Server {
     func saveObjects(_ request: SaveObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try backendCall { () throws(EngineError) in try backend.saveObjects(request.objects, index: request.index) }
+        let receipt = try backendCall { () throws(BackendError) in try backend.saveObjects(request.objects, index: request.index) }
         return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
     }
 
     func partialUpdateObjects(_ request: PartialUpdateObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try backendCall { () throws(EngineError) in
+        let receipt = try backendCall { () throws(BackendError) in
             try backend.partialUpdateObjects(request.objects, index: request.index, createIfNotExists: request.createIfNotExists)
         }
         return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
     }
 
     func deleteObjects(_ request: DeleteObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try backendCall { () throws(EngineError) in try backend.deleteObjects(request.objectIDs, index: request.index) }
+        let receipt = try backendCall { () throws(BackendError) in try backend.deleteObjects(request.objectIDs, index: request.index) }
         return WriteResponse(objectIDs: receipt.objectIDs, taskID: receipt.taskID)
     }
 
     func clearObjects(_ request: ClearObjectsRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try backendCall { () throws(EngineError) in try backend.clearObjects(index: request.index) }
+        let receipt = try backendCall { () throws(BackendError) in try backend.clearObjects(index: request.index) }
         return WriteResponse(objectIDs: nil, taskID: receipt.taskID)
     }
 
     func deleteIndex(_ request: DeleteIndexRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let deleted = try backendCall { () throws(EngineError) in try backend.deleteIndex(request.index) }
+        let deleted = try backendCall { () throws(BackendError) in try backend.deleteIndex(request.index) }
         guard deleted else { throw suggestingIndex(ResponseError(engine: .indexNotFound(request.index)), for: request.index) }
         return WriteResponse(objectIDs: nil, taskID: 0)
     }
 
     func operationIndex(_ request: OperationIndexRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
         let copiesAll = request.scope == nil
-        let receipt = try backendCall { () throws(EngineError) in
+        let receipt = try backendCall { () throws(BackendError) in
             try backend.copyIndex(request.index, to: request.destination, records: copiesAll,
                                   settings: copiesAll || request.scope?.contains(.settings) == true, move: request.operation == .move)
         }
@@ -44,28 +45,28 @@ extension Server {
     }
 
     func deleteBy(_ request: DeleteByRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try backendCall { () throws(EngineError) in try backend.deleteBy(index: request.index, parameters: request.parameters) }
+        let receipt = try backendCall { () throws(BackendError) in try backend.deleteBy(index: request.index, parameters: request.parameters) }
         return WriteResponse(objectIDs: nil, taskID: receipt.taskID)
     }
 
     func setSettings(_ request: SetSettingsRequest, _ context: RequestContext) throws(ResponseError) -> SetSettingsRequest.Response {
-        let receipt = try backendCall { () throws(EngineError) in try backend.setSettings(request.settings, index: request.index) }
+        let receipt = try backendCall { () throws(BackendError) in try backend.setSettings(request.settings, index: request.index) }
         return .init(taskID: receipt.taskID, unsupported: receipt.unsupported)
     }
 
     func getSettings(_ request: GetSettingsRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        JSONResponse(.object(try backendCall { () throws(EngineError) in try backend.settings(index: request.index) }))
+        JSONResponse(.object(try backendCall { () throws(BackendError) in try backend.settings(index: request.index) }))
     }
 
     func getObjects(_ request: GetObjectsRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        let records = try backendCall { () throws(EngineError) in
+        let records = try backendCall { () throws(BackendError) in
             try backend.getObjects(request.objectIDs, index: request.index, attributesToRetrieve: request.attributesToRetrieve)
         }
         return JSONResponse(["results": .array(records.map { $0.map(JSON.object) ?? .null })])
     }
 
     func browse(_ request: BrowseRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        let page = try backendCall { () throws(EngineError) in
+        let page = try backendCall { () throws(BackendError) in
             try backend.browse(index: request.index, parameters: request.parameters, cursor: request.cursor,
                               hitsPerPage: request.hitsPerPage, attributesToRetrieve: request.attributesToRetrieve)
         }
@@ -73,20 +74,20 @@ extension Server {
     }
 
     func listIndices(_ request: ListIndicesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        let items = try backendCall { () throws(EngineError) in try backend.listIndices(memory: request.memory) }.map { JSON.object($0.json()) }
+        let items = try backendCall { () throws(BackendError) in try backend.listIndices(memory: request.memory) }.map { JSON.object($0.json()) }
         return JSONResponse(["items": .array(items), "nbPages": 1])
     }
 
     func search(_ request: SearchRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let encoding = context.connection.positionEncoding
-        return JSONResponse(try backendCall { () throws(EngineError) in
+        return JSONResponse(try backendCall { () throws(BackendError) in
             try backend.search(index: request.index, parameters: request.parameters, positionEncoding: encoding, alsoOtherRanges: false)
         })
     }
 
     func searchForFacetValues(_ request: SearchForFacetValuesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let encoding = context.connection.positionEncoding
-        return JSONResponse(try backendCall { () throws(EngineError) in
+        return JSONResponse(try backendCall { () throws(BackendError) in
             try backend.searchForFacetValues(index: request.index, attribute: request.attribute, parameters: request.parameters,
                                             positionEncoding: encoding)
         })
@@ -99,7 +100,7 @@ extension Server {
         let format = request.format.flatMap { ImportFormat(rawValue: $0.rawValue) }
         let receipt: ImportReceipt
         do throws(ResponseError) {
-            receipt = try backendCall { () throws(EngineError) in
+            receipt = try backendCall { () throws(BackendError) in
                 try backend.importRecords(
                     index: request.index, from: request.path, format: format, settings: request.settings,
                     skipInvalid: request.skipInvalid,
@@ -110,7 +111,7 @@ extension Server {
             }
         } catch {
             context.notify(ProgressNotification(token: token, kind: .end, message: "failed: \(error.message)"))
-            throw error  // a cancelled import already arrives as -32800 (EngineError.cancelled)
+            throw error  // a cancelled import already arrives as -32800 (BackendError.cancelled)
         }
         context.notify(ProgressNotification(
             token: token, kind: .end, message: "imported \(receipt.imported) records", percentage: 100,
@@ -118,7 +119,7 @@ extension Server {
         return JSONResponse(.object(receipt.json()))
     }
 
-    private func backendCall<T>(_ body: () throws(EngineError) -> T) throws(ResponseError) -> T {
+    private func backendCall<T>(_ body: () throws(BackendError) -> T) throws(ResponseError) -> T {
         do {
             return try body()
         } catch {
@@ -156,7 +157,7 @@ extension ResponseError {
     /// parameter; a missing index or a bad record is -32602 too (the request
     /// named something that cannot be used). A full disk, a failing store and
     /// an exhausted limit have codes of their own; -32603 is left for bugs.
-    init(engine error: EngineError) {
+    init(engine error: BackendError) {
         switch error {
         case .invalidParameter(let name, _):
             self = .invalidParams("invalid params: \(error)", parameter: name)

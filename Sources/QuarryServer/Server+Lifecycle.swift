@@ -1,6 +1,6 @@
 import QuarryBackend
-import QuarryEngine
 import QuarryProtocol
+import QuarrySearchContract
 
 extension Server {
     func initialize(_ request: InitializeRequest, _ context: RequestContext) throws(ResponseError) -> InitializeRequest.Response {

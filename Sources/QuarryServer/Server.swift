@@ -1,6 +1,5 @@
 import Dispatch
 import QuarryBackend
-import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
 import QuarrySession

@@ -1,8 +1,8 @@
 import Dispatch
-import QuarryEngine
 import QuarryProtocol
 import QuarryTransport
 import QuarrySync
+import QuarrySearchContract
 
 /// What the server knows of one connection. Messages of a connection are
 /// decoded in arrival order on `queue`; the requests' work may run elsewhere.

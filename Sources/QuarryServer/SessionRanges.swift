@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// Session searches ask the engine for match ranges in every encoding at
 /// once (UTF-16 in `_matchRanges`, the others beside it); each connection is

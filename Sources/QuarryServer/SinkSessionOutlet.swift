@@ -1,8 +1,8 @@
-import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
 import QuarrySession
 import QuarryTransport
+import QuarrySearchContract
 
 /// Session pushes onto connections: encoded once per position encoding in
 /// use (match ranges differ), sent to each subscriber with a coalescing key,

@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// `browse` and `getObjects`:
 /// 1. browse returns every record once, in the order ties rank in (first added first), past `paginationLimitedTo`;
@@ -96,17 +97,17 @@ final class EngineBrowseTests: EngineTestCase {
             return XCTFail("a first page of 5 out of 20 has a cursor")
         }
         XCTAssertThrowsError(try engine.browse(index: "other", parameters: [:], cursor: cursor)) {
-            guard case .invalidParameter(let name, let expected)? = $0 as? EngineError else { return XCTFail("\($0)") }
+            guard case .invalidParameter(let name, let expected)? = $0 as? BackendError else { return XCTFail("\($0)") }
             XCTAssertEqual(name, "cursor")
             XCTAssertTrue(expected.contains("'items'"), expected)
         }
         XCTAssertThrowsError(try engine.browse(index: "items", parameters: ["filters": "n > 3"], cursor: cursor)) {
-            guard case .invalidParameter(let name, _)? = $0 as? EngineError else { return XCTFail("\($0)") }
+            guard case .invalidParameter(let name, _)? = $0 as? BackendError else { return XCTFail("\($0)") }
             XCTAssertEqual(name, "filters")
         }
         for damaged in ["", "%%%", String(cursor.dropLast(3)), Base64URL.encode(Array(#"{"v":2}"#.utf8))] {
             XCTAssertThrowsError(try engine.browse(index: "items", parameters: [:], cursor: damaged), damaged) {
-                guard case .invalidParameter(let name, _)? = $0 as? EngineError else { return XCTFail("\($0)") }
+                guard case .invalidParameter(let name, _)? = $0 as? BackendError else { return XCTFail("\($0)") }
                 XCTAssertEqual(name, "cursor")
             }
         }

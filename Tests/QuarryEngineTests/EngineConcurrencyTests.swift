@@ -3,6 +3,7 @@ import QuarryJSON
 import XCTest
 import QuarrySync
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// Concurrency and ownership:
 /// 1. a second Engine on a locked directory fails with .directoryLocked and a message naming `quarry connect`;
@@ -13,7 +14,7 @@ final class EngineConcurrencyTests: EngineTestCase {
     func testDirectoryLockHeldIsAnError() throws {
         let first = try Engine(directory: directory.path, log: { _ in })
         XCTAssertThrowsError(try Engine(directory: directory.path, log: { _ in })) { error in
-            XCTAssertEqual(error as? EngineError, .directoryLocked(directory.path))
+            XCTAssertEqual(error as? BackendError, .directoryLocked(directory.path))
             XCTAssertTrue("\(error)".contains("quarry connect"))
             XCTAssertTrue("\(error)".contains(directory.path))
         }

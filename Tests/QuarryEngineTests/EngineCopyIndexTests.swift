@@ -3,6 +3,7 @@ import QuarryJSON
 import QuarrySync
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// Index copy and move, and deleteBy, on the embedded engine:
 /// 1. a copy replaces the destination's records and settings and keeps its replicas (which then show the new
@@ -83,12 +84,12 @@ final class EngineCopyIndexTests: EngineTestCase {
         let engine = try Engine(directory: directory.path, log: { _ in })
         try books(engine)
         XCTAssertThrowsError(try engine.copyIndex("books", to: "books")) { error in
-            XCTAssertEqual((error as? EngineError).flatMap { if case .invalidParameter(let name, _) = $0 { name } else { nil } },
+            XCTAssertEqual((error as? BackendError).flatMap { if case .invalidParameter(let name, _) = $0 { name } else { nil } },
                            "destination")
         }
         XCTAssertThrowsError(try engine.copyIndex("books", to: "shelf_by_year"))
         XCTAssertThrowsError(try engine.copyIndex("nowhere", to: "shelf")) { error in
-            XCTAssertEqual(error as? EngineError, .indexNotFound("nowhere"))
+            XCTAssertEqual(error as? BackendError, .indexNotFound("nowhere"))
         }
         XCTAssertThrowsError(try engine.deleteBy(index: "books", parameters: ["filters": ""]))
         XCTAssertThrowsError(try engine.deleteBy(index: "books", parameters: ["filters": "year <"]))

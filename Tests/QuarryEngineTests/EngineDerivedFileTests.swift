@@ -4,6 +4,7 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
+import QuarrySearchContract
 #endif
 
 /// The derived search index file:

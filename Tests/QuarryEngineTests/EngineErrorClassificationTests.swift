@@ -2,15 +2,16 @@ import CSQLite
 import Glibc
 @testable import QuarryEngine
 import XCTest
+import QuarrySearchContract
 
 /// A full disk and an exhausted limit are told apart from a damaged store, so
 /// the server can give each its own error code.
 final class EngineErrorClassificationTests: XCTestCase {
     func testSystemErrors() {
-        XCTAssertEqual(EngineError.system(ENOSPC, "write x"), .diskFull("write x: No space left on device"))
-        XCTAssertEqual(EngineError.system(EDQUOT, "write x"), .diskFull("write x: Disk quota exceeded"))
-        XCTAssertEqual(EngineError.system(EMFILE, "open x"), .resourceExhausted("open x: Too many open files"))
-        XCTAssertEqual(EngineError.system(EIO, "read x"), .storage("read x: Input/output error"))
+        XCTAssertEqual(BackendError.system(ENOSPC, "write x"), .diskFull("write x: No space left on device"))
+        XCTAssertEqual(BackendError.system(EDQUOT, "write x"), .diskFull("write x: Disk quota exceeded"))
+        XCTAssertEqual(BackendError.system(EMFILE, "open x"), .resourceExhausted("open x: Too many open files"))
+        XCTAssertEqual(BackendError.system(EIO, "read x"), .storage("read x: Input/output error"))
     }
 
     func testSQLiteResultCodes() {

@@ -2,6 +2,7 @@ import QuarryJSON
 import QuarrySync
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// How an import's search index is built (`EngineImportBuild`, `Engine.storeAll`): every way gives exactly
 /// the answers of a rebuild from the store (hits and their order, nbHits, facet counts), for the primary and
@@ -187,14 +188,14 @@ final class EngineImportBuildTests: EngineTestCase {
         settings["replicas"] = ["by_price"]
         let created = try engine.setSettings(settings, index: "empty")
         XCTAssertThrowsError(try engine.importRecords(index: "empty", from: file("bad.ndjson", good + ["{nope"]))) {
-            XCTAssertEqual(($0 as? EngineError).map { "\($0)" }?.contains("line 20501"), true, "\($0)")
+            XCTAssertEqual(($0 as? BackendError).map { "\($0)" }?.contains("line 20501"), true, "\($0)")
         }
         let cancelled = Locked(false)
         XCTAssertThrowsError(try engine.importRecords(
             index: "empty", from: file("good.ndjson", good),
             progress: { update in if update.records >= 10_000 { cancelled.withLock { $0 = true } } },
             isCancelled: { cancelled.withLock { $0 } })) {
-            XCTAssertEqual($0 as? EngineError, .cancelled)
+            XCTAssertEqual($0 as? BackendError, .cancelled)
         }
         XCTAssertEqual(try engine.search(index: "empty", parameters: [:]).nbHits, 0)
         XCTAssertEqual(try engine.search(index: "by_price", parameters: [:]).nbHits, 0)

@@ -2,6 +2,7 @@ import QuarryJSON
 import XCTest
 import QuarrySync
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// importRecords:
 /// 1. imports JSON, NDJSON and CSV (format from the extension), with settings in the same transaction;
@@ -59,7 +60,7 @@ final class EngineImportTests: EngineTestCase {
             + (51...60).map { #"{"objectID":"\#($0)"}"# }
         let path = directory.file("bad.ndjson", contents: lines.joined(separator: "\n"))
         XCTAssertThrowsError(try engine.importRecords(index: "i", from: path)) {
-            XCTAssertEqual($0 as? EngineError, .invalidRecord(
+            XCTAssertEqual($0 as? BackendError, .invalidRecord(
                 position: "line 51", reason: "objectID must be a non-empty string or an integer, not boolean"))
         }
         XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 1)

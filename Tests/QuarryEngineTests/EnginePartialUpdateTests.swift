@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// Partial-update operations, as Algolia defines them:
 /// 1. Increment/Decrement add to numbers (absent counts as 0);
@@ -39,7 +40,7 @@ final class EnginePartialUpdateTests: XCTestCase {
 
     func testUnknownOperationIsAnError() {
         XCTAssertThrowsError(try EnginePartialUpdate.apply(["n": op("Multiply", 2)], to: [:], position: "record 4")) {
-            XCTAssertEqual($0 as? EngineError, .invalidRecord(position: "record 4", reason: "'n': unknown _operation 'Multiply'"))
+            XCTAssertEqual($0 as? BackendError, .invalidRecord(position: "record 4", reason: "'n': unknown _operation 'Multiply'"))
         }
     }
 }

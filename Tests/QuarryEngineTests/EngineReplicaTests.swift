@@ -4,6 +4,7 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
+import QuarrySearchContract
 #endif
 
 /// Replicas, declared by a primary's `replicas` (or legacy `slaves`):
@@ -36,7 +37,7 @@ final class EngineReplicaTests: EngineTestCase {
         XCTAssertEqual(try engine.settings(index: "talks_relevant")["primary"], "talks")
 
         XCTAssertThrowsError(try engine.saveObjects([record("3")], index: "talks_date")) { error in
-            guard case EngineError.invalidParameter(_, let expected) = error else { return XCTFail("\(error)") }
+            guard case BackendError.invalidParameter(_, let expected) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(expected.contains("replica of 'talks'"), expected)
         }
         XCTAssertThrowsError(try engine.setSettings(["replicas": ["x"]], index: "talks_date"))
@@ -56,7 +57,7 @@ final class EngineReplicaTests: EngineTestCase {
         _ = try engine.saveObjects([record("x")], index: "busy")
         XCTAssertThrowsError(try engine.setSettings(["replicas": ["talks_views", "busy"]], index: "talks"))
         XCTAssertThrowsError(try engine.search(index: "talks", parameters: [:]), "the refused call created nothing") {
-            XCTAssertEqual($0 as? EngineError, .indexNotFound("talks"))
+            XCTAssertEqual($0 as? BackendError, .indexNotFound("talks"))
         }
         _ = try engine.setSettings(["replicas": ["talks_views"]], index: "talks")
         XCTAssertEqual(try engine.settings(index: "talks_views")["customRanking"], ["desc(views)"])

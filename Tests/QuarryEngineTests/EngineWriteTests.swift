@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// The engine's write calls, each visible to search as soon as it returns:
 /// 1. saveObjects creates the index, generates missing objectIDs, turns integer objectIDs into strings;
@@ -16,7 +17,7 @@ final class EngineWriteTests: EngineTestCase {
     func testSaveObjectsCreatesTheIndexAndIsSearchable() throws {
         let engine = try engine()
         XCTAssertThrowsError(try engine.search(index: "books", parameters: [:])) {
-            XCTAssertEqual($0 as? EngineError, .indexNotFound("books"))
+            XCTAssertEqual($0 as? BackendError, .indexNotFound("books"))
         }
         let receipt = try engine.saveObjects(
             [record("a", ["title": "Dune"]), ["objectID": 42, "title": "Emma"], ["title": "Dracula"]], index: "books")
@@ -36,7 +37,7 @@ final class EngineWriteTests: EngineTestCase {
         let engine = try engine()
         _ = try engine.saveObjects([record("a")], index: "i")
         XCTAssertThrowsError(try engine.saveObjects([record("b"), ["objectID": 1.5], record("c")], index: "i")) {
-            XCTAssertEqual($0 as? EngineError, .invalidRecord(
+            XCTAssertEqual($0 as? BackendError, .invalidRecord(
                 position: "record 2", reason: "objectID must be a non-empty string or an integer, not number"))
         }
         XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 1)
@@ -56,7 +57,7 @@ final class EngineWriteTests: EngineTestCase {
         hits = try engine.search(index: "i", parameters: ["query": "emma"])["hits"]?.arrayValue ?? []
         XCTAssertEqual(hits.first?["objectID"], "new")
         XCTAssertThrowsError(try engine.partialUpdateObjects([["title": "x"]], index: "i")) {
-            guard case EngineError.invalidRecord(let position, _) = $0 else { return XCTFail("\($0)") }
+            guard case BackendError.invalidRecord(let position, _) = $0 else { return XCTFail("\($0)") }
             XCTAssertEqual(position, "record 1")
         }
     }
@@ -116,21 +117,21 @@ final class EngineWriteTests: EngineTestCase {
     func testBadNamesAndAClosedEngineAreErrors() throws {
         let engine = try engine()
         XCTAssertThrowsError(try engine.saveObjects([record("a")], index: "")) {
-            guard case EngineError.invalidParameter(let name, _) = $0 else { return XCTFail("\($0)") }
+            guard case BackendError.invalidParameter(let name, _) = $0 else { return XCTFail("\($0)") }
             XCTAssertEqual(name, "indexName")
         }
         _ = try engine.saveObjects([record("a")], index: "i")
         engine.close()
         XCTAssertThrowsError(try engine.search(index: "i", parameters: [:])) {
-            XCTAssertEqual($0 as? EngineError, .storage("engine is closed"))
+            XCTAssertEqual($0 as? BackendError, .storage("engine is closed"))
         }
         XCTAssertThrowsError(try engine.saveObjects([record("b")], index: "i"))
         XCTAssertEqual(engine.listIndices(), [])
     }
 
     func testTimestampsRenderAsISO8601() {
-        XCTAssertEqual(EngineTime.iso8601(0), "1970-01-01T00:00:00.000Z")
-        XCTAssertEqual(EngineTime.iso8601(951_782_400_123), "2000-02-29T00:00:00.123Z")
-        XCTAssertEqual(EngineTime.iso8601(1_709_251_199_999), "2024-02-29T23:59:59.999Z")
+        XCTAssertEqual(WallTime.iso8601(0), "1970-01-01T00:00:00.000Z")
+        XCTAssertEqual(WallTime.iso8601(951_782_400_123), "2000-02-29T00:00:00.123Z")
+        XCTAssertEqual(WallTime.iso8601(1_709_251_199_999), "2024-02-29T23:59:59.999Z")
     }
 }

@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// The streaming readers:
 /// 1. a JSON array with strings holding brackets, quotes and escapes splits into its elements;
@@ -52,7 +53,7 @@ final class ImportReaderTests: EngineTestCase {
     func testJSONArrayStructureErrorsAreFatal() throws {
         for text in [#""just a string""#, #"[{"a":1}"#, #"[{"a":1},]"#, #"[{"a":1}] x"#, #"[{"a":"open]"#] {
             XCTAssertThrowsError(try items(.json, text), text) { error in
-                guard case EngineError.invalidRecord = error else { return XCTFail("\(error)") }
+                guard case BackendError.invalidRecord = error else { return XCTFail("\(error)") }
             }
         }
     }

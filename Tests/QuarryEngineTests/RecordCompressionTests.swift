@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// Records stored compressed (store format 2):
 /// 1. every record comes back byte for byte: tiny, empty, non-ASCII, very large, incompressible;
@@ -40,7 +41,7 @@ final class RecordCompressionTests: XCTestCase {
     }
 
     private func write(_ store: IndexStore, _ records: [(String, [UInt8])]) throws {
-        try store.write(now: 1) { () throws(EngineError) in
+        try store.write(now: 1) { () throws(BackendError) in
             for (objectID, body) in records { _ = try store.upsert(objectID: objectID, body: body) }
         }
     }
@@ -80,10 +81,10 @@ final class RecordCompressionTests: XCTestCase {
         for (objectID, text) in special {
             XCTAssertEqual(try storedJSON(reopened, objectID), Array(text.utf8), objectID)
             let expected = try XCTUnwrap(JSONParser.parse(text))
-            let read = try pool.withSource { (source) throws(EngineError) in try source.record(objectID: objectID) }
+            let read = try pool.withSource { (source) throws(BackendError) in try source.record(objectID: objectID) }
             XCTAssertEqual(read.map(JSON.object), expected, "the reader's copy of \(objectID)")
         }
-        let browsed = try pool.withSource { (source) throws(EngineError) in try source.browse(after: nil, limit: 5000, matches: nil) }
+        let browsed = try pool.withSource { (source) throws(BackendError) in try source.browse(after: nil, limit: 5000, matches: nil) }
         XCTAssertEqual(browsed.records.count, RecordSample.records + 10 + special.count)
         let all = try reopened.allRecords()
         XCTAssertEqual(Array(all).count, RecordSample.records + 10 + special.count)
@@ -119,7 +120,7 @@ final class RecordCompressionTests: XCTestCase {
         try write(store, (0..<2500).map { ("p\($0)", Self.product($0)) })
         var sample = RecordSample()
         for n in 10_000..<(10_000 + RecordSample.records) { sample.add(Array(Self.product(n).reversed())) }
-        try store.write(now: 2) { () throws(EngineError) in XCTAssertTrue(try store.saveDictionary(trainedOn: sample)) }
+        try store.write(now: 2) { () throws(BackendError) in XCTAssertTrue(try store.saveDictionary(trainedOn: sample)) }
         XCTAssertEqual(store.compressor.dictionaryID, 2)
         try write(store, (2500..<3000).map { ("p\($0)", Self.product($0)) })
         try compactAll(store)
@@ -148,7 +149,7 @@ final class RecordCompressionTests: XCTestCase {
                 INSERT INTO meta VALUES('schemaVersion', 1), ('name', 'old'), ('generation', 7), ('createdAt', 1), ('updatedAt', 2);
                 """)
             let insert = try old.prepare("INSERT INTO records(objectID, body) VALUES(?1, ?2)")
-            try old.transaction { () throws(EngineError) in
+            try old.transaction { () throws(BackendError) in
                 for n in 0..<3000 {
                     insert.bind(1, "p\(n)")
                     insert.bind(2, utf8: Self.product(n))
@@ -186,9 +187,9 @@ final class RecordCompressionTests: XCTestCase {
     func testARolledBackWriteForgetsTheDictionaryItTrained() throws {
         let directory = TemporaryDirectory()
         let store = try IndexStore(path: directory.path + "/records.sqlite", name: "x", now: 0)
-        XCTAssertThrowsError(try store.write(now: 1) { () throws(EngineError) in
+        XCTAssertThrowsError(try store.write(now: 1) { () throws(BackendError) in
             for n in 0..<2500 { _ = try store.upsert(objectID: "p\(n)", body: Self.product(n)) }
-            throw EngineError.invalidRecord(position: "record 2501", reason: "test")
+            throw BackendError.invalidRecord(position: "record 2501", reason: "test")
         })
         XCTAssertNil(store.compressor.dictionaryID)
         try write(store, [("a", Self.product(1))])
@@ -206,8 +207,8 @@ final class RecordCompressionTests: XCTestCase {
             """)
         try damage.run()
         let pool = RecordReaderPool(path: path, indexName: "x")
-        XCTAssertThrowsError(try pool.withSource { (source) throws(EngineError) in try source.record(objectID: "p2400") }) { error in
-            guard case EngineError.storage = error else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(try pool.withSource { (source) throws(BackendError) in try source.record(objectID: "p2400") }) { error in
+            guard case BackendError.storage = error else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(try storedJSON(store, "p2401"), Self.product(2401))
     }

@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// Settings as Algolia exports them:
 /// 1. a full export (legacy names, nulls, string booleans) parses to the intended model;
@@ -136,7 +137,7 @@ final class SettingsParsingTests: XCTestCase {
             var settings = IndexSettings()
             settings.hitsPerPage = 7
             XCTAssertThrowsError(try settings.merge(json.merging(["hitsPerPage": 9], uniquingKeysWith: { a, _ in a }))) { error in
-                guard case EngineError.invalidSetting(let reported, let expected) = error else {
+                guard case BackendError.invalidSetting(let reported, let expected) = error else {
                     return XCTFail("\(error)")
                 }
                 XCTAssertEqual(reported, name)

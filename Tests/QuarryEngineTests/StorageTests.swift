@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// The SQLite store:
 /// 1. records, settings and the generation survive closing and reopening;
@@ -17,7 +18,7 @@ final class StorageTests: XCTestCase {
         settings.unsupported["ignorePlurals"] = true
         do {
             let store = try IndexStore(path: path, name: "books", now: 1000)
-            try store.write(now: 2000) { () throws(EngineError) in
+            try store.write(now: 2000) { () throws(BackendError) in
                 _ = try store.upsert(objectID: "a", body: JSONWriter.encode(["objectID": "a", "title": "Dune"]))
                 try store.replaceSettings(settings)
             }
@@ -48,7 +49,7 @@ final class StorageTests: XCTestCase {
             }, as: UTF8.self)
         }
         var during = 0
-        try store.write(now: 1) { () throws(EngineError) in
+        try store.write(now: 1) { () throws(BackendError) in
             for n in 0..<20_000 {
                 _ = try store.upsert(objectID: "r\(n)", body: JSONWriter.encode(["objectID": .string("r\(n)"), "text": .string(filler())]))
             }
@@ -62,24 +63,24 @@ final class StorageTests: XCTestCase {
     func testEveryWriteBumpsTheGenerationAndFailuresRollBack() throws {
         let directory = TemporaryDirectory()
         let store = try IndexStore(path: directory.path + "/records.sqlite", name: "x", now: 0)
-        let first = try store.write(now: 1) { () throws(EngineError) in
+        let first = try store.write(now: 1) { () throws(BackendError) in
             try store.upsert(objectID: "a", body: Array(#"{"objectID":"a","n":1}"#.utf8))
         }
-        let again = try store.write(now: 2) { () throws(EngineError) in
+        let again = try store.write(now: 2) { () throws(BackendError) in
             try store.upsert(objectID: "a", body: Array(#"{"objectID":"a","n":2}"#.utf8))
         }
         XCTAssertEqual(first, again, "an upsert of the same objectID keeps its docID")
         XCTAssertEqual(store.generation, 2)
 
-        XCTAssertThrowsError(try store.write(now: 3) { () throws(EngineError) in
+        XCTAssertThrowsError(try store.write(now: 3) { () throws(BackendError) in
             _ = try store.upsert(objectID: "b", body: Array(#"{"objectID":"b"}"#.utf8))
-            throw EngineError.invalidRecord(position: "record 2", reason: "test")
+            throw BackendError.invalidRecord(position: "record 2", reason: "test")
         })
         XCTAssertEqual(store.generation, 2)
         XCTAssertNil(try store.record(objectID: "b"), "the failed transaction wrote nothing")
         XCTAssertEqual(try store.count(), 1)
 
-        let deleted = try store.write(now: 4) { () throws(EngineError) in try store.delete(objectID: "a") }
+        let deleted = try store.write(now: 4) { () throws(BackendError) in try store.delete(objectID: "a") }
         XCTAssertEqual(deleted, first)
         XCTAssertEqual(store.generation, 3)
         XCTAssertEqual(try store.count(), 0)
@@ -89,11 +90,11 @@ final class StorageTests: XCTestCase {
         let directory = TemporaryDirectory()
         let path = directory.path + "/records.sqlite"
         let store = try IndexStore(path: path, name: "x", now: 0)
-        let id = try store.write(now: 1) { () throws(EngineError) in
+        let id = try store.write(now: 1) { () throws(BackendError) in
             try store.upsert(objectID: "é", body: JSONWriter.encode(["objectID": "é", "tags": ["a", "b"]]))
         }
         let pool = RecordReaderPool(path: path, indexName: "x")
-        let fetched = try pool.withSource { (source) throws(EngineError) in (try source.record(id), try source.record(id + 100)) }
+        let fetched = try pool.withSource { (source) throws(BackendError) in (try source.record(id), try source.record(id + 100)) }
         XCTAssertEqual(fetched.0?["tags"], ["a", "b"])
         XCTAssertNil(fetched.1)
         let records = try store.allRecords()
@@ -106,7 +107,7 @@ final class StorageTests: XCTestCase {
         let path = directory.path + "/records.sqlite"
         let store = try IndexStore(path: path, name: "x", now: 0, walLimit: 256 << 10)
         let text = String(repeating: "lorem ipsum ", count: 40)
-        try store.write(now: 1) { () throws(EngineError) in
+        try store.write(now: 1) { () throws(BackendError) in
             for i in 0..<4_000 {
                 _ = try store.upsert(objectID: "\(i)", body: JSONWriter.encode(["objectID": .string("\(i)"), "text": .string(text)]))
             }
@@ -115,7 +116,7 @@ final class StorageTests: XCTestCase {
         XCTAssertLessThanOrEqual(try XCTUnwrap(log), 256 << 10, "1.9 MB written in one transaction; the log was truncated after it")
         XCTAssertEqual(try store.count(), 4_000)
         let reopened = RecordReaderPool(path: path, indexName: "x")
-        let fetched = try reopened.withSource { (source) throws(EngineError) in try source.record(DocID(1)) }
+        let fetched = try reopened.withSource { (source) throws(BackendError) in try source.record(DocID(1)) }
         XCTAssertNotNil(fetched, "the records are in the database file")
     }
 }

@@ -3,11 +3,12 @@ import QuarryJSON
 import QuarryProtocol
 @testable import QuarryServer
 import XCTest
+import QuarrySearchContract
 
 /// Engine failures on the wire: a code per cause, -32603 left for bugs.
 final class EngineErrorMappingTests: XCTestCase {
     func testResourceErrorsHaveTheirOwnCodes() {
-        let cases: [(EngineError, Int, String)] = [
+        let cases: [(BackendError, Int, String)] = [
             (.diskFull("d"), -32010, "diskFull"),
             (.storage("s"), -32011, "storage"),
             (.resourceExhausted("r"), -32012, "resourceExhausted"),

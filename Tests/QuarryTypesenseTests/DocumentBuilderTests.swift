@@ -3,6 +3,7 @@ import QuarryFilters
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 final class DocumentBuilderTests: XCTestCase {
     private func record(_ text: String) throws -> JSONObject {

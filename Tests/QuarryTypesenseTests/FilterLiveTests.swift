@@ -3,6 +3,7 @@ import QuarryFilters
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 /// The proof that `FilterTranslator` and `DocumentBuilder` keep the engine's filter semantics:
 /// on a Typesense node started here, generated records are indexed and, for generated filter

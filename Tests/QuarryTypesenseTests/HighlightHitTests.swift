@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryJSON
 import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 /// `HitHighlighter` on real Typesense hits (`HighlightFixtures`), against the embedded engine:
 /// 1. Where both engines match the same words, `_highlightResult`, `_snippetResult`, `_matchRanges`

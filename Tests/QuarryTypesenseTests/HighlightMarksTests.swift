@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 /// Reading Typesense's marks:
 /// 1. Stripping U+E000/U+E001 gives UTF-8 spans in the stored value, past accents and emoji.

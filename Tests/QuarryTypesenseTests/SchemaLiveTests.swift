@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 /// The collection schema on a live node: documents import, and the derived fields facet, sort,
 /// filter and search as the other parts of the backend expect.

@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 final class SchemaTests: XCTestCase {
     func testCollectionBodyDeclaresTheFixedAndWildcardFields() {

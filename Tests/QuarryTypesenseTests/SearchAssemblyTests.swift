@@ -3,6 +3,7 @@ import QuarryEngine
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 /// The captured Typesense answers (`SearchFixtures`) become exactly the embedded engine's response
 /// for the same records, settings and parameters: keys, order, counts, facet order, stats. The
@@ -22,7 +23,7 @@ final class SearchAssemblyTests: XCTestCase {
     private func engineResponse(_ parameters: JSONObject, settings extra: JSONObject = [:]) throws -> JSON {
         let engine = try Engine(directory: directory.path, log: { _ in })
         defer { engine.close() }
-        guard case .object(var settings) = try JSONParser.parse(SearchFixtures.settings) else { throw EngineError.cancelled }
+        guard case .object(var settings) = try JSONParser.parse(SearchFixtures.settings) else { throw BackendError.cancelled }
         for (key, value) in extra { settings[key] = value }
         _ = try engine.setSettings(settings, index: "fx")
         let records = try JSONParser.parse(SearchFixtures.records).arrayValue?.compactMap(\.objectValue) ?? []
@@ -36,7 +37,7 @@ final class SearchAssemblyTests: XCTestCase {
         return Self.comparable(try TypesenseSearch.search(
             index: "fx", parameters: parameters, settings: settings, collection: "fx", fields: SearchFixtures.fields,
             positionEncoding: .utf16, alsoOtherRanges: false, highlighting: NoHighlighting(), filter: SearchFixtures.filter
-        ) { (requests) throws(EngineError) -> [JSONObject] in
+        ) { (requests) throws(BackendError) -> [JSONObject] in
             XCTAssertEqual(requests.count, results.count)
             return results
         })
@@ -103,11 +104,11 @@ final class SearchAssemblyTests: XCTestCase {
         let run = { (answer: JSONObject) throws -> JSON in
             try TypesenseSearch.search(index: "fx", parameters: ["query": "g"], settings: settings, collection: "fx",
                                        fields: SearchFixtures.fields, positionEncoding: .utf16, alsoOtherRanges: false,
-                                       highlighting: nil, filter: SearchFixtures.filter) { (_) throws(EngineError) -> [JSONObject] in [answer] }
+                                       highlighting: nil, filter: SearchFixtures.filter) { (_) throws(BackendError) -> [JSONObject] in [answer] }
         }
-        XCTAssertThrowsError(try run(["code": 404, "error": "Not found."])) { XCTAssertEqual($0 as? EngineError, .indexNotFound("fx")) }
+        XCTAssertThrowsError(try run(["code": 404, "error": "Not found."])) { XCTAssertEqual($0 as? BackendError, .indexNotFound("fx")) }
         XCTAssertThrowsError(try run(["code": 400, "error": "Bad filter"])) {
-            XCTAssertEqual($0 as? EngineError, .storage("Typesense refused a search (400): Bad filter"))
+            XCTAssertEqual($0 as? BackendError, .storage("Typesense refused a search (400): Bad filter"))
         }
     }
 }

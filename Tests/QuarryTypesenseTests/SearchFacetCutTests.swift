@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 /// Asking Typesense for a facet's top values only (`FacetCut`, `FacetRefetch`):
 /// 1. a search asks for `maxValuesPerFacet` and a margin, or every value where the answer needs
@@ -92,7 +93,7 @@ final class SearchFacetCutTests: XCTestCase {
                                       "disjunctiveFilters": ["color": "color:c1 OR color:zz"]],
             settings: try SearchFixtures.indexSettings(), collection: "quarry_fx", fields: SearchFixtures.fields,
             positionEncoding: .utf16, alsoOtherRanges: false, highlighting: NoHighlighting(), filter: SearchFixtures.filter
-        ) { (requests) throws(EngineError) -> [JSONObject] in
+        ) { (requests) throws(BackendError) -> [JSONObject] in
             sent.append(requests)
             if sent.count == 1 { return first }
             return [["found": 80, "hits": [], "facet_counts": [["field_name": "f_brand", "counts": .array(whole)]]]]

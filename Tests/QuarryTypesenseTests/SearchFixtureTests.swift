@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryFilters
 import QuarryJSON
 @testable import QuarryTypesense
+import QuarrySearchContract
 
 /// Records, settings and multi_search answers captured from a Typesense 0.24.1 node
 /// (`/tmp` collection `fx`, documents shaped as `DocumentBuilder` makes them), for tests that

@@ -3,6 +3,7 @@ import QuarryEngine
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 /// The acceptance test: on a real Typesense node, the multi_search `TypesenseSearch`
 /// makes is accepted, and hit and facet counts equal the embedded engine's over the same records
@@ -225,7 +226,7 @@ final class SearchLiveTests: XCTestCase {
         let fields = try client.index(records, settings: settings, collection: "ties")
 
         var calls = 0
-        let counted: TypesenseSearch.MultiSearch = { (searches) throws(EngineError) -> [JSONObject] in
+        let counted: TypesenseSearch.MultiSearch = { (searches) throws(BackendError) -> [JSONObject] in
             calls += 1
             return try client.multiSearch(searches)
         }
@@ -306,7 +307,7 @@ struct LiveClient {
         let request = HTTPRequest(method: method, baseURL: "http://\(address)", target: target,
                                   headers: ["X-TYPESENSE-API-KEY": TypesenseTestNode.apiKey], body: body, timeout: 30)
         let response = try URLSessionTransport.shared.send(request)
-        guard response.isSuccess else { throw EngineError.storage("HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))") }
+        guard response.isSuccess else { throw BackendError.storage("HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))") }
         return response.body
     }
 
@@ -325,16 +326,16 @@ struct LiveClient {
         let answer = String(decoding: try send(.post, "/collections/\(collection)/documents/import?action=create", body: Array(lines.utf8)),
                             as: UTF8.self)
         let failures = answer.split(separator: "\n").filter { !$0.contains("\"success\":true") }
-        guard failures.isEmpty else { throw EngineError.storage("import: \(failures.prefix(3))") }
+        guard failures.isEmpty else { throw BackendError.storage("import: \(failures.prefix(3))") }
         let created = try JSONParser.parse(try send(.get, "/collections/\(collection)"))
         return Set(created["fields"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
     }
 
-    func multiSearch(_ searches: [JSONObject]) throws(EngineError) -> [JSONObject] {
+    func multiSearch(_ searches: [JSONObject]) throws(BackendError) -> [JSONObject] {
         do {
             let body = try send(.post, "/multi_search", body: JSONWriter.encode(["searches": .array(searches.map { .object($0) })]))
             return try JSONParser.parse(body)["results"]?.arrayValue?.compactMap(\.objectValue) ?? []
-        } catch let error as EngineError {
+        } catch let error as BackendError {
             throw error
         } catch {
             throw .unavailable("\(error)")

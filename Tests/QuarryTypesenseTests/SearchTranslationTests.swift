@@ -3,6 +3,7 @@ import QuarryFilters
 import QuarryJSON
 @testable import QuarryTypesense
 import XCTest
+import QuarrySearchContract
 
 /// What one Quarry search asks of Typesense:
 /// 1. the exact-count parameters on every search, the text parameters from the settings;
@@ -185,18 +186,18 @@ final class SearchTranslationTests: XCTestCase {
 
     func testErrorsAreTheEngines() throws {
         let settings = try SearchFixtures.indexSettings()
-        let backend = { (json: JSONObject) throws(EngineError) -> JSON in
+        let backend = { (json: JSONObject) throws(BackendError) -> JSON in
             try TypesenseSearch.search(index: "fx", parameters: json, settings: settings, collection: "c", fields: SearchFixtures.fields,
                                        positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil,
-                                       filter: SearchFixtures.filter) { (_) throws(EngineError) -> [JSONObject] in
+                                       filter: SearchFixtures.filter) { (_) throws(BackendError) -> [JSONObject] in
                 throw .unavailable("not called")
             }
         }
         for bad: JSONObject in [["hitsPerPage": 5000], ["filters": "nope:1"], ["facetFilters": 3], ["distinct": 9]] {
-            var engineError: EngineError?
+            var engineError: BackendError?
             do { _ = try SearchParameters(json: bad, settings: settings) } catch { engineError = error }
             XCTAssertNotNil(engineError)
-            XCTAssertThrowsError(try backend(bad)) { XCTAssertEqual($0 as? EngineError, engineError) }
+            XCTAssertThrowsError(try backend(bad)) { XCTAssertEqual($0 as? BackendError, engineError) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// The faceted workload: every keystroke also counts 5 facets, 30% of keystrokes carry 1–2
 /// filters, and the worst class is a one-letter query with every facet and 3 disjunctive groups.

@@ -1,6 +1,7 @@
 import Foundation
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// `engine-bench realistic CATALOGUE KEYSTROKES [passes]`: the engine alone on `peer_bench.py`'s workload.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// engine-bench [documents] [queries-per-phrase-rounds]: builds a synthetic catalogue, then reports indexing
 /// throughput, derived file size, resident memory, reopen time and per-keystroke search latency.

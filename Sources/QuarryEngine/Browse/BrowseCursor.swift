@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Where a browse stopped, and what it was browsing: the next page needs only
 /// the cursor. `after` is the backend's position: the engine's last docID
@@ -27,8 +28,8 @@ package struct BrowseCursor: Equatable {
         self.attributesToRetrieve = attributesToRetrieve
     }
 
-    package init(decoding text: String, index expected: String) throws(EngineError) {
-        let invalid = EngineError.invalidParameter(name: "cursor", expected: "a cursor returned by a previous browse")
+    package init(decoding text: String, index expected: String) throws(BackendError) {
+        let invalid = BackendError.invalidParameter(name: "cursor", expected: "a cursor returned by a previous browse")
         guard let bytes = Base64URL.decode(text), case .object(let body)? = try? JSONParser.parse(bytes),
               body["v"] == 1, let index = body["index"]?.stringValue, let after = body["after"]?.stringValue,
               let parameters = body["params"]?.objectValue, let hitsPerPage = body["hitsPerPage"]?.intValue

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Which record values does a segment keep for filtering, faceting, distinct and geo?
 ///

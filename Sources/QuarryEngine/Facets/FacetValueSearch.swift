@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Which values of one facet match what the user types, and how many hits hold each?
 ///
@@ -9,7 +10,7 @@ import QuarryJSON
 extension SearchIndex {
     public func searchForFacetValues(
         attribute: String, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters
-    ) throws(EngineError) -> JSON {
+    ) throws(BackendError) -> JSON {
         let started = ContinuousClock.now
         try FacetValueSearch.checkSearchable(attribute, settings: settings)
         let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
@@ -27,7 +28,7 @@ extension SearchIndex {
 /// the engine does.
 public enum FacetValueSearch {
     /// `facetQuery` (default "") and `maxFacetHits` (default 10, 1 to 100) of a request.
-    public static func request(_ parameters: JSONObject) throws(EngineError) -> (facetQuery: String, maxFacetHits: Int) {
+    public static func request(_ parameters: JSONObject) throws(BackendError) -> (facetQuery: String, maxFacetHits: Int) {
         let reader = ParameterReader(parameters)
         let facetQuery = try reader.string("facetQuery") ?? ""
         let maxFacetHits = try reader.int("maxFacetHits", min: 1, max: 100, expected: "an integer between 1 and 100") ?? 10
@@ -35,7 +36,7 @@ public enum FacetValueSearch {
     }
 
     /// Only `searchable(attribute)` facets can be searched.
-    public static func checkSearchable(_ attribute: String, settings: IndexSettings) throws(EngineError) {
+    public static func checkSearchable(_ attribute: String, settings: IndexSettings) throws(BackendError) {
         guard settings.attributesForFaceting.contains(where: { $0.attribute == attribute && $0.modifier == .searchable }) else {
             throw .invalidParameter(name: "facetName", expected: "an attribute declared as searchable(\(attribute)) in the index "
                 + "setting attributesForFaceting ('\(attribute)' is not)")

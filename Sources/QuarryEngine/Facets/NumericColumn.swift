@@ -1,3 +1,5 @@
+import QuarrySearchContract
+
 /// For one numeric path of one segment: each document's numbers, NaN where it has none.
 ///
 /// Single-valued columns are one contiguous `Double` per ordinal; a path holding arrays of numbers

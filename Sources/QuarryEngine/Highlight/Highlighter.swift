@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// What does a hit look like with the query's matches marked?
 ///

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Reads RFC 4180 CSV: comma-separated fields, `"quoted"` fields that may hold
 /// commas, newlines and `""` for a quote, rows ended by LF or CRLF. The first
@@ -25,7 +26,7 @@ struct CSVReader: FileImportReader {
         self.bytes = bytes
     }
 
-    mutating func next() throws(EngineError) -> ImportItem? {
+    mutating func next() throws(BackendError) -> ImportItem? {
         if header == nil {
             if try bytes.peek() == 0xEF { _ = try bytes.next(); _ = try bytes.next(); _ = try bytes.next() }
             guard let row = try readRow() else { return nil }
@@ -69,7 +70,7 @@ struct CSVReader: FileImportReader {
     }
 
     /// One row's raw fields, or nil at the end of the file.
-    private mutating func readRow() throws(EngineError) -> Row? {
+    private mutating func readRow() throws(BackendError) -> Row? {
         guard try bytes.peek() != nil else { return nil }
         let startLine = line
         var fields: [[UInt8]] = []
@@ -119,7 +120,7 @@ struct CSVReader: FileImportReader {
     }
 
     /// Up to `limit` bytes of the current line, for an error message (the line's end is left unread).
-    private mutating func restOfLine(upTo limit: Int) throws(EngineError) -> String {
+    private mutating func restOfLine(upTo limit: Int) throws(BackendError) -> String {
         var text: [UInt8] = []
         while text.count < limit, let byte = try bytes.peek(), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") {
             text.append(byte)
@@ -129,7 +130,7 @@ struct CSVReader: FileImportReader {
     }
 
     /// Reads up to the closing quote; false when the file ends first.
-    private mutating func readQuoted(into field: inout [UInt8]) throws(EngineError) -> Bool {
+    private mutating func readQuoted(into field: inout [UInt8]) throws(BackendError) -> Bool {
         while let byte = try bytes.next() {
             if byte == UInt8(ascii: "\"") {
                 guard try bytes.peek() == UInt8(ascii: "\"") else { return true }
@@ -142,7 +143,7 @@ struct CSVReader: FileImportReader {
         return false
     }
 
-    private mutating func skipRestOfRow() throws(EngineError) {
+    private mutating func skipRestOfRow() throws(BackendError) {
         while let byte = try bytes.next() {
             if byte == UInt8(ascii: "\n") { line += 1; return }
         }

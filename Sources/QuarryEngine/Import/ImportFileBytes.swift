@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import QuarrySearchContract
 
 /// A file read forward one byte at a time from a fixed 1 MiB buffer, so an
 /// import's memory does not grow with the file.
@@ -17,7 +18,7 @@ package final class ImportFileBytes {
     private var count = 0
     private var bufferStart: Int64 = 0
 
-    init(path: String, bufferSize: Int = defaultBufferSize) throws(EngineError) {
+    init(path: String, bufferSize: Int = defaultBufferSize) throws(BackendError) {
         self.path = path
         buffer = [UInt8](repeating: 0, count: max(bufferSize, 1))
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -34,7 +35,7 @@ package final class ImportFileBytes {
     /// Bytes consumed so far: the offset of the next byte.
     package var offset: Int64 { bufferStart + Int64(position) }
 
-    func next() throws(EngineError) -> UInt8? {
+    func next() throws(BackendError) -> UInt8? {
         if position == count, try !refill() { return nil }
         defer { position += 1 }
         return buffer[position]
@@ -43,7 +44,7 @@ package final class ImportFileBytes {
     /// Appends the bytes up to the next `\n` (not included) to `line`, and
     /// consumes the `\n`; false when the file had no byte left. Scans the
     /// buffer a block at a time: NDJSON imports read every byte through here.
-    func readLine(into line: inout [UInt8]) throws(EngineError) -> Bool {
+    func readLine(into line: inout [UInt8]) throws(BackendError) -> Bool {
         var sawByte = false
         while true {
             if position == count, try !refill() { return sawByte }
@@ -62,12 +63,12 @@ package final class ImportFileBytes {
         }
     }
 
-    func peek() throws(EngineError) -> UInt8? {
+    func peek() throws(BackendError) -> UInt8? {
         if position == count, try !refill() { return nil }
         return buffer[position]
     }
 
-    private func refill() throws(EngineError) -> Bool {
+    private func refill() throws(BackendError) -> Bool {
         bufferStart += Int64(count)
         position = 0
         count = 0

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Where a record sits in an import file, rendered only when an error needs it.
 package enum ImportPosition: Sendable, Equatable, CustomStringConvertible {
@@ -28,7 +29,7 @@ package enum ImportItem: Sendable {
 /// file cannot be read on at all (I/O error, broken structure); a bad record
 /// it can step over is an `.invalid` item.
 package protocol ImportReader {
-    mutating func next() throws(EngineError) -> ImportItem?
+    mutating func next() throws(BackendError) -> ImportItem?
     /// Bytes of the file read up to the last item returned, and in all: an import's progress.
     var bytesRead: Int64 { get }
     var totalBytes: Int64 { get }
@@ -46,7 +47,7 @@ extension FileImportReader {
 
 extension ImportFormat {
     /// `bufferSize` is for tests and fuzzing, which move the buffer's edges.
-    package func reader(path: String, bufferSize: Int = ImportFileBytes.defaultBufferSize) throws(EngineError)
+    package func reader(path: String, bufferSize: Int = ImportFileBytes.defaultBufferSize) throws(BackendError)
         -> any ImportReader
     {
         let bytes = try ImportFileBytes(path: path, bufferSize: bufferSize)

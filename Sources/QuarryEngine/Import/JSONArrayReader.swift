@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Reads a file holding one JSON array, element by element, without loading
 /// the file: a byte scanner that knows strings, escapes and nesting finds
@@ -20,7 +21,7 @@ struct JSONArrayReader: FileImportReader {
         self.bytes = bytes
     }
 
-    mutating func next() throws(EngineError) -> ImportItem? {
+    mutating func next() throws(BackendError) -> ImportItem? {
         while true {
             switch phase {
             case .finished:
@@ -62,7 +63,7 @@ struct JSONArrayReader: FileImportReader {
         }
     }
 
-    private mutating func readElement() throws(EngineError) -> ImportItem {
+    private mutating func readElement() throws(BackendError) -> ImportItem {
         recordNumber += 1
         phase = .separator
         guard let first = try peekNonSpace(), first != UInt8(ascii: "]") else {
@@ -80,7 +81,7 @@ struct JSONArrayReader: FileImportReader {
     }
 
     /// Copies one element's bytes into `element`, stopping before the separator.
-    private mutating func scanElement() throws(EngineError) {
+    private mutating func scanElement() throws(BackendError) {
         var depth = 0
         var inString = false
         var escaped = false
@@ -107,26 +108,26 @@ struct JSONArrayReader: FileImportReader {
         if inString || depth > 0 { throw fatal("the file ends inside record \(recordNumber)") }
     }
 
-    private mutating func finish() throws(EngineError) {
+    private mutating func finish() throws(BackendError) {
         phase = .finished
         if try nextNonSpace() != nil { throw fatal("unexpected data after the array's closing ']'") }
     }
 
-    private func skipByteOrderMark() throws(EngineError) {
+    private func skipByteOrderMark() throws(BackendError) {
         guard try bytes.peek() == 0xEF else { return }
         for expected: UInt8 in [0xEF, 0xBB, 0xBF] where try bytes.next() != expected {
             throw fatal("the file is not UTF-8 JSON")
         }
     }
 
-    private func nextNonSpace() throws(EngineError) -> UInt8? {
+    private func nextNonSpace() throws(BackendError) -> UInt8? {
         while let byte = try bytes.next() {
             if !byte.isJSONWhitespace { return byte }
         }
         return nil
     }
 
-    private func peekNonSpace() throws(EngineError) -> UInt8? {
+    private func peekNonSpace() throws(BackendError) -> UInt8? {
         while let byte = try bytes.peek() {
             if !byte.isJSONWhitespace { return byte }
             _ = try bytes.next()
@@ -134,7 +135,7 @@ struct JSONArrayReader: FileImportReader {
         return nil
     }
 
-    private func fatal(_ reason: String) -> EngineError {
+    private func fatal(_ reason: String) -> BackendError {
         .invalidRecord(position: "byte \(bytes.offset)", reason: reason)
     }
 }

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Reads newline-delimited JSON: one value per line, blank lines ignored,
 /// `\r\n` accepted. A line that does not parse is reported and skipped.
@@ -11,7 +12,7 @@ struct NDJSONReader: FileImportReader {
         self.bytes = bytes
     }
 
-    mutating func next() throws(EngineError) -> ImportItem? {
+    mutating func next() throws(BackendError) -> ImportItem? {
         while true {
             line.removeAll(keepingCapacity: true)
             guard try bytes.readLine(into: &line) else { return nil }

@@ -1,4 +1,5 @@
 import QuarrySync
+import QuarrySearchContract
 
 /// Reads an import file's items on a thread of its own, a few batches ahead of the caller.
 ///
@@ -29,7 +30,7 @@ final class ReadAheadImportReader: ImportReader {
 
     deinit { queue.cancel() }
 
-    func next() throws(EngineError) -> ImportItem? {
+    func next() throws(BackendError) -> ImportItem? {
         while position == batch.items.count {
             if batch.isLast {
                 bytesRead = batch.endOffset
@@ -51,7 +52,7 @@ final class ReadAheadImportReader: ImportReader {
     private struct Batch: Sendable {
         var items: [ImportItem] = []
         var offsets: [Int64] = []
-        var failure: EngineError?
+        var failure: BackendError?
         var isLast = false
         var endOffset: Int64 = 0
     }
@@ -66,7 +67,7 @@ final class ReadAheadImportReader: ImportReader {
             var batch = Batch()
             batch.items.reserveCapacity(count)
             batch.offsets.reserveCapacity(count)
-            do throws(EngineError) {
+            do throws(BackendError) {
                 while batch.items.count < count {
                     guard let item = try reader.next() else {
                         batch.isLast = true

@@ -1,5 +1,6 @@
 import QuarryJSON
 import QuarrySync
+import QuarrySearchContract
 
 /// One search index built on a thread of its own from batches of records
 /// that another thread hands over, so that an import stores records while

@@ -1,4 +1,5 @@
 import Foundation
+import QuarrySearchContract
 
 /// How is a snapshot kept across restarts, and how do we know a file is safe to use?
 ///

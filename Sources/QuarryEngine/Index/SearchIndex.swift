@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 public typealias DocID = UInt32
 

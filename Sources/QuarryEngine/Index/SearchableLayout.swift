@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Which parts of a record are searched, in which slot, and how does each slot rank?
 ///
@@ -86,14 +87,5 @@ public struct SearchableLayout: Sendable {
         case .double(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         default: nil
         }
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " { s = s.dropFirst() }
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// In what order do documents rank when the text ties?
 ///

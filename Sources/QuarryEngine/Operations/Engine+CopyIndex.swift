@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 extension Engine {
     /// Replaces `destination` (created when missing) with a copy of the primary `name`: its
@@ -8,15 +9,15 @@ extension Engine {
     /// between the two leaves both, as after a copy.
     public func copyIndex(
         _ name: String, to destination: String, records: Bool = true, settings: Bool = true, move: Bool = false
-    ) throws(EngineError) -> WriteReceipt {
+    ) throws(BackendError) -> WriteReceipt {
         guard destination != name else {
             throw .invalidParameter(name: "destination", expected: "an index other than the source '\(name)'")
         }
         let source = try existing(name)
-        guard let (sourceSettings, sourceRecords) = try source.reading({ (store) throws(EngineError) in
+        guard let (sourceSettings, sourceRecords) = try source.reading({ (store) throws(BackendError) in
             (store.settings, records ? try Self.bodies(of: store) : nil)
         }) else { throw .indexNotFound(name) }
-        let outcome = try performWrite(index: destination, create: true) { (store, _) throws(EngineError) in
+        let outcome = try performWrite(index: destination, create: true) { (store, _) throws(BackendError) in
             if settings {
                 var copied = sourceSettings
                 copied.replicas = store.settings.replicas
@@ -33,7 +34,7 @@ extension Engine {
     }
 
     /// Every record's objectID and stored JSON, copied as stored.
-    private static func bodies(of store: IndexStore) throws(EngineError) -> [(String, [UInt8])] {
+    private static func bodies(of store: IndexStore) throws(BackendError) -> [(String, [UInt8])] {
         let stored = try store.allRecords()
         var bodies: [(String, [UInt8])] = []
         for (_, record) in stored {

@@ -1,12 +1,13 @@
 import QuarryJSON
+import QuarrySearchContract
 
 extension Engine {
     /// Deletes every record of the primary `name` that the query and filters match, in one
     /// transaction. Writes to `name` must be ordered by the caller (the server does), so
     /// what the browse found is what is deleted.
-    public func deleteBy(index name: String, parameters: JSONObject) throws(EngineError) -> WriteReceipt {
+    public func deleteBy(index name: String, parameters: JSONObject) throws(BackendError) -> WriteReceipt {
         _ = try existing(name)
-        let objectIDs = try MatchingRecords.objectIDs(parameters: parameters) { (parameters, cursor) throws(EngineError) in
+        let objectIDs = try MatchingRecords.objectIDs(parameters: parameters) { (parameters, cursor) throws(BackendError) in
             try browse(index: name, parameters: parameters, cursor: cursor, attributesToRetrieve: ["objectID"])
         }
         let receipt = try deleteObjects(objectIDs, index: name)

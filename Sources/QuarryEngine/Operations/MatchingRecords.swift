@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// The objectIDs of every record a browse matches, page after page: what
 /// `deleteBy` deletes, found the same way on both backends.
@@ -8,8 +9,8 @@ package enum MatchingRecords {
                                          "aroundLatLng", "insideBoundingBox", "insidePolygon"]
 
     package static func objectIDs(
-        parameters: JSONObject, browse: (_ parameters: JSONObject, _ cursor: String?) throws(EngineError) -> BrowsePage
-    ) throws(EngineError) -> [String] {
+        parameters: JSONObject, browse: (_ parameters: JSONObject, _ cursor: String?) throws(BackendError) -> BrowsePage
+    ) throws(BackendError) -> [String] {
         guard selectingNames.contains(where: { name in parameters[name].map { !isEmpty($0) } ?? false }) else {
             throw .invalidParameter(name: "filters", expected: "a query or filters that select the records to delete "
                                     + "(deleting every record is clearObjects)")

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// What does one hit of the page carry?
 ///
@@ -22,7 +23,7 @@ struct HitBuilder {
     /// search's snapshot of the index was taken. The hit is left out rather
     /// than shown without its record.
     mutating func hit(_ document: RankedDocument, terms: [MatchedTerms], records: RecordSource)
-        throws(EngineError) -> JSONObject?
+        throws(BackendError) -> JSONObject?
     {
         let segment = index.segments[document.segment]
         let docID = segment.docIDs[document.ordinal]

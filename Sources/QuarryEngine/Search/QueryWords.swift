@@ -1,3 +1,5 @@
+import QuarrySearchContract
+
 /// What is the user looking for, word by word?
 ///
 /// Splits the query with the same normaliser as the index and decides per word whether it may match as

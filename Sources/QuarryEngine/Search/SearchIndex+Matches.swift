@@ -1,9 +1,11 @@
+import QuarrySearchContract
+
 /// Which documents match a query and filters, unranked: what `browse` pages through.
 ///
 /// The same matching as `search` (typo tolerance, prefix, filters, facet filters, geo bounds), but
 /// no ranking, distinct or pagination limit: every match, as one bitset per segment.
 extension SearchIndex {
-    func matches(_ parameters: SearchParameters) throws(EngineError) -> DocumentMatches {
+    func matches(_ parameters: SearchParameters) throws(BackendError) -> DocumentMatches {
         let words = QueryWords.parse(parameters)
         let plan = try FilterPlan(index: self, refinements: parameters.refinements)
         var candidates: [Candidates]? = nil

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Given a query, which documents are the hits of the requested page, in which order?
 ///
@@ -10,7 +11,7 @@ import QuarryJSON
 /// Filters only widen the dead set (`FilterPlan`); facets are counted over the same candidates
 /// (`FacetCounter`); geo, optional filters, distinct and relevant sort rank in `RefinedRanking`.
 extension SearchIndex {
-    public func search(_ parameters: SearchParameters, records: RecordSource) throws(EngineError) -> SearchResponse {
+    public func search(_ parameters: SearchParameters, records: RecordSource) throws(BackendError) -> SearchResponse {
         let started = ContinuousClock.now
         let words = QueryWords.parse(parameters)
         let hitsPerPage = parameters.hitsPerPage

@@ -23,6 +23,7 @@ struct RecordCompactionState: Equatable {
 }
 
 import QuarryJSON
+import QuarrySearchContract
 
 extension IndexStore {
     static let compactionBatch = 1000
@@ -38,7 +39,7 @@ extension IndexStore {
     /// leaves every row either as it was or rewritten, with the cursor saying
     /// which. The generation stays: the records' JSON is unchanged, so the search
     /// files stay valid.
-    func compactRecords(batch: Int = IndexStore.compactionBatch) throws(EngineError) -> Bool {
+    func compactRecords(batch: Int = IndexStore.compactionBatch) throws(BackendError) -> Bool {
         // A vacuum moves pages through the writer's large cache: an idle daemon should not keep them.
         defer { releaseCache() }
         if compressor.dictionaryID == nil {
@@ -46,7 +47,7 @@ extension IndexStore {
         }
         var state = recordCompaction
         if state.compactedThrough < state.rawThrough {
-            try connection.transaction { () throws(EngineError) in
+            try connection.transaction { () throws(BackendError) in
                 let rows = try textRows(after: state.compactedThrough, through: state.rawThrough, limit: batch)
                 let update = try connection.prepare("UPDATE records SET body = ?2 WHERE docID = ?1")
                 for (docID, json) in rows.text {
@@ -66,7 +67,7 @@ extension IndexStore {
         }
         guard state.vacuumDue else { return false }
         try giveBackFreePages()
-        try connection.transaction { () throws(EngineError) in
+        try connection.transaction { () throws(BackendError) in
             try setMeta(RecordCompactionState.vacuumDueKey, .int(0))
         }
         recordCompaction.vacuumDue = false
@@ -74,7 +75,7 @@ extension IndexStore {
     }
 
     /// The text rows among the next `limit` rows after `after`, and the last docID looked at (nil: none left).
-    private func textRows(after: Int64, through: Int64, limit: Int) throws(EngineError)
+    private func textRows(after: Int64, through: Int64, limit: Int) throws(BackendError)
         -> (text: [(Int64, [UInt8])], last: Int64?)
     {
         let statement = try connection.prepare(
@@ -95,7 +96,7 @@ extension IndexStore {
 
     /// A store with records but no dictionary (format 1, or too few records
     /// written since this process opened it) trains one on its first records.
-    private func trainOnStoredRecords() throws(EngineError) -> Bool {
+    private func trainOnStoredRecords() throws(BackendError) -> Bool {
         let statement = try connection.prepare(
             "SELECT body FROM records WHERE typeof(body) = 'text' ORDER BY docID LIMIT \(RecordSample.records)")
         var sample = RecordSample()
@@ -105,7 +106,7 @@ extension IndexStore {
         guard sample.isFull else { return false }
         let saved = recordCompaction
         do {
-            return try connection.transaction { () throws(EngineError) -> Bool in try saveDictionary(trainedOn: sample) }
+            return try connection.transaction { () throws(BackendError) -> Bool in try saveDictionary(trainedOn: sample) }
         } catch {
             recordCompaction = saved
             throw error
@@ -114,7 +115,7 @@ extension IndexStore {
 
     /// Shrinks the file by the pages the rewritten rows left. A store created
     /// before incremental auto-vacuum (format 1) needs one full VACUUM to turn it on.
-    private func giveBackFreePages() throws(EngineError) {
+    private func giveBackFreePages() throws(BackendError) {
         let mode = try connection.prepare("PRAGMA auto_vacuum")
         _ = try mode.step()
         let incremental = mode.int64(0) == 2

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import QuarryJSON
+import QuarrySearchContract
 
 /// The source of truth for one index: its records, settings and generation,
 /// in one SQLite database (WAL, synchronous=FULL).
@@ -56,7 +57,7 @@ final class IndexStore {
     /// (`releaseCache`), so it costs memory only while a large write runs.
     static let cacheKiB = 32 << 10
 
-    init(path: String, name: String, now: Int64, walLimit: Int = 64 << 20) throws(EngineError) {
+    init(path: String, name: String, now: Int64, walLimit: Int = 64 << 20) throws(BackendError) {
         self.path = path
         self.walLimit = walLimit
         connection = try SQLiteConnection(path: path, readOnly: false)
@@ -106,7 +107,7 @@ final class IndexStore {
         recordCompaction = RecordCompactionState(meta: meta)
         try loadDictionary()
         if meta["schemaVersion"] == nil {
-            try connection.transaction { () throws(EngineError) in
+            try connection.transaction { () throws(BackendError) in
                 try setMeta("schemaVersion", .int(Self.schemaVersion))
                 try setMeta("name", .string(self.name))
                 try setMeta("createdAt", .int(createdAt))
@@ -121,7 +122,7 @@ final class IndexStore {
     /// Runs `body` as one transaction and bumps the generation with it (so
     /// `generation` inside `body` is already the one being written).
     /// On any error nothing is written and the in-memory state is unchanged.
-    func write<T>(now: Int64, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
+    func write<T>(now: Int64, _ body: () throws(BackendError) -> T) throws(BackendError) -> T {
         let saved = (generation, updatedAt, settings, replicaSettings)
         let savedCompaction = (compressor.dictionaryID, recordCompaction)
         inTransaction = true
@@ -131,7 +132,7 @@ final class IndexStore {
         }
         let result: T
         do {
-            result = try connection.transaction { () throws(EngineError) -> T in
+            result = try connection.transaction { () throws(BackendError) -> T in
                 generation += 1
                 updatedAt = now
                 try setMeta("generation", .int(Int64(generation)))
@@ -171,7 +172,7 @@ final class IndexStore {
     // MARK: Mutations, valid only inside `write(_:)`.
 
     /// Inserts or replaces by objectID; a replaced record keeps its docID.
-    func upsert(objectID: String, body: [UInt8]) throws(EngineError) -> DocID {
+    func upsert(objectID: String, body: [UInt8]) throws(BackendError) -> DocID {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
         upsertStatement.bind(1, objectID)
         if let blob = try compressed(body) {
@@ -184,7 +185,7 @@ final class IndexStore {
         return try Self.docID(upsertStatement.int64(0))
     }
 
-    func delete(objectID: String) throws(EngineError) -> DocID? {
+    func delete(objectID: String) throws(BackendError) -> DocID? {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
         deleteStatement.bind(1, objectID)
         defer { deleteStatement.reset() }
@@ -194,19 +195,19 @@ final class IndexStore {
         return id
     }
 
-    func deleteAll() throws(EngineError) {
+    func deleteAll() throws(BackendError) {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
         try connection.execute("DELETE FROM records")
     }
 
-    func replaceSettings(_ newSettings: IndexSettings) throws(EngineError) {
+    func replaceSettings(_ newSettings: IndexSettings) throws(BackendError) {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
         try setMeta("settings", .string(JSONWriter.string(.object(newSettings.json()))))
         settings = newSettings
     }
 
     /// Sets (or with nil, forgets) one replica's own settings.
-    func replaceReplicaSettings(_ name: String, _ own: JSONObject?) throws(EngineError) {
+    func replaceReplicaSettings(_ name: String, _ own: JSONObject?) throws(BackendError) {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
         if let own {
             try setMeta(Self.replicaPrefix + name, .string(JSONWriter.string(.object(own))))
@@ -231,29 +232,29 @@ final class IndexStore {
 
     // MARK: Reads (the writer sees its own uncommitted writes).
 
-    func record(objectID: String) throws(EngineError) -> (DocID, JSONObject)? {
+    func record(objectID: String) throws(BackendError) -> (DocID, JSONObject)? {
         bodyStatement.bind(1, objectID)
         defer { bodyStatement.reset() }
         guard try bodyStatement.step() else { return nil }
         let id = try Self.docID(bodyStatement.int64(0))
-        let object = try decompressor.withJSON(bodyStatement, column: 1) { (bytes) throws(EngineError) in try Self.parseBody(bytes) }
+        let object = try decompressor.withJSON(bodyStatement, column: 1) { (bytes) throws(BackendError) in try Self.parseBody(bytes) }
         return (id, object)
     }
 
     /// Every record in docID order, read lazily for a streaming index build.
-    func allRecords() throws(EngineError) -> StoredRecords {
+    func allRecords() throws(BackendError) -> StoredRecords {
         try StoredRecords(statement: connection.prepare("SELECT docID, body FROM records ORDER BY docID"), decompressor: decompressor)
     }
 
     /// The largest docID stored, 0 exactly when none is (SQLite numbers rows from 1): a new record gets a
     /// larger one.
-    func maxDocID() throws(EngineError) -> Int64 {
+    func maxDocID() throws(BackendError) -> Int64 {
         let statement = try connection.prepare("SELECT coalesce(max(docID), 0) FROM records")
         _ = try statement.step()
         return statement.int64(0)
     }
 
-    func count() throws(EngineError) -> Int {
+    func count() throws(BackendError) -> Int {
         let statement = try connection.prepare("SELECT count(*) FROM records")
         _ = try statement.step()
         return Int(statement.int64(0))
@@ -264,7 +265,7 @@ final class IndexStore {
     /// The blob to store for `body`, or nil to store its text. Until the index
     /// has a dictionary, records are stored as text and sampled; the write that
     /// fills the sample trains the dictionary, inside that write's transaction.
-    private func compressed(_ body: [UInt8]) throws(EngineError) -> [UInt8]? {
+    private func compressed(_ body: [UInt8]) throws(BackendError) -> [UInt8]? {
         if compressor.dictionaryID == nil {
             sample.add(body)
             if sample.isFull {
@@ -281,7 +282,7 @@ final class IndexStore {
     /// before keep the id they were compressed with (dictionaries are never
     /// deleted), and those stored as text up to now are the record compaction's
     /// to rewrite. false when zstd finds nothing worth a dictionary.
-    func saveDictionary(trainedOn sample: RecordSample) throws(EngineError) -> Bool {
+    func saveDictionary(trainedOn sample: RecordSample) throws(BackendError) -> Bool {
         guard let bytes = sample.train() else { return false }
         let next = try connection.prepare("SELECT coalesce(max(id), 0) + 1 FROM dictionaries")
         _ = try next.step()
@@ -301,19 +302,19 @@ final class IndexStore {
     }
 
     /// Compresses with the newest committed dictionary, if any.
-    private func loadDictionary() throws(EngineError) {
+    private func loadDictionary() throws(BackendError) {
         let statement = try connection.prepare("SELECT id, bytes FROM dictionaries ORDER BY id DESC LIMIT 1")
         guard try statement.step(), let id = UInt32(exactly: statement.int64(0)) else {
             try compressor.use(dictionaryID: nil, bytes: [])
             return
         }
-        let bytes = try statement.withBlob(1) { (blob) throws(EngineError) in Array(blob) }
+        let bytes = try statement.withBlob(1) { (blob) throws(BackendError) in Array(blob) }
         try compressor.use(dictionaryID: id, bytes: bytes)
     }
 
     // MARK: Helpers
 
-    func setMeta(_ key: String, _ value: JSON) throws(EngineError) {
+    func setMeta(_ key: String, _ value: JSON) throws(BackendError) {
         setMetaStatement.bind(1, key)
         switch value {
         case .int(let i): setMetaStatement.bind(2, i)
@@ -323,7 +324,7 @@ final class IndexStore {
         try setMetaStatement.run()
     }
 
-    private static func readMeta(_ connection: SQLiteConnection) throws(EngineError) -> [String: JSON] {
+    private static func readMeta(_ connection: SQLiteConnection) throws(BackendError) -> [String: JSON] {
         let statement = try connection.prepare("SELECT key, value FROM meta")
         var meta: [String: JSON] = [:]
         while try statement.step() {
@@ -334,12 +335,12 @@ final class IndexStore {
         return meta
     }
 
-    static func docID(_ raw: Int64) throws(EngineError) -> DocID {
+    static func docID(_ raw: Int64) throws(BackendError) -> DocID {
         guard let id = DocID(exactly: raw) else { throw .storage("docID \(raw) is out of range") }
         return id
     }
 
-    static func parseBody(_ bytes: UnsafeBufferPointer<UInt8>) throws(EngineError) -> JSONObject {
+    static func parseBody(_ bytes: UnsafeBufferPointer<UInt8>) throws(BackendError) -> JSONObject {
         guard case .object(let object)? = try? JSONParser.parse(buffer: bytes) else {
             throw .storage("a stored record is not a JSON object (database damaged?)")
         }

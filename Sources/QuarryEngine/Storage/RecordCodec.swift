@@ -1,4 +1,5 @@
 import CZstd
+import QuarrySearchContract
 
 /// How a record's JSON sits in `records.body` (store format 2, see ARCHITECTURE.md):
 ///
@@ -26,7 +27,7 @@ enum RecordCodec {
     }
 
     /// The dictionary id at the start of a blob and where its frame begins.
-    static func readID(_ blob: UnsafeBufferPointer<UInt8>) throws(EngineError) -> (id: UInt32, frameStart: Int) {
+    static func readID(_ blob: UnsafeBufferPointer<UInt8>) throws(BackendError) -> (id: UInt32, frameStart: Int) {
         var id: UInt32 = 0
         for index in 0..<min(blob.count, 5) {
             id |= UInt32(blob[index] & 0x7F) << (7 * UInt32(index))
@@ -35,7 +36,7 @@ enum RecordCodec {
         throw .storage("a stored record's header is damaged")
     }
 
-    static func failure(_ code: Int, _ what: String) -> EngineError {
+    static func failure(_ code: Int, _ what: String) -> BackendError {
         .storage("\(what): \(String(cString: ZSTD_getErrorName(code)))")
     }
 }
@@ -48,7 +49,7 @@ final class RecordCompressor {
     private(set) var dictionaryID: UInt32?
     private var output: [UInt8] = []
 
-    init() throws(EngineError) {
+    init() throws(BackendError) {
         guard let context = ZSTD_createCCtx() else { throw .resourceExhausted("cannot allocate a zstd context") }
         self.context = context
         // The id is in our header: zstd's 4-byte copy of it would only add bytes. The checksum stays
@@ -64,7 +65,7 @@ final class RecordCompressor {
     }
 
     /// Compresses with `bytes` from now on (nil: keep records as text).
-    func use(dictionaryID id: UInt32?, bytes: [UInt8]) throws(EngineError) {
+    func use(dictionaryID id: UInt32?, bytes: [UInt8]) throws(BackendError) {
         ZSTD_CCtx_refCDict(context, nil)
         ZSTD_freeCDict(digested)
         digested = nil
@@ -82,7 +83,7 @@ final class RecordCompressor {
     }
 
     /// The blob to store for `json`, or nil when the text is as small (or there is no dictionary yet).
-    func compress(_ json: [UInt8]) throws(EngineError) -> [UInt8]? {
+    func compress(_ json: [UInt8]) throws(BackendError) -> [UInt8]? {
         guard let dictionaryID else { return nil }
         let capacity = ZSTD_compressBound(json.count)
         output.removeAll(keepingCapacity: true)
@@ -109,7 +110,7 @@ final class RecordDecompressor {
     private unowned let connection: SQLiteConnection
     private var lookup: SQLiteStatement?
 
-    init(connection: SQLiteConnection) throws(EngineError) {
+    init(connection: SQLiteConnection) throws(BackendError) {
         guard let context = ZSTD_createDCtx() else { throw .resourceExhausted("cannot allocate a zstd context") }
         self.context = context
         self.connection = connection
@@ -124,16 +125,16 @@ final class RecordDecompressor {
 
     /// The record's JSON in `column`, stored either way, valid only inside `body`.
     func withJSON<T>(
-        _ statement: SQLiteStatement, column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(EngineError) -> T
-    ) throws(EngineError) -> T {
+        _ statement: SQLiteStatement, column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(BackendError) -> T
+    ) throws(BackendError) -> T {
         guard statement.isBlob(column) else { return try statement.withText(column, body) }
-        return try statement.withBlob(column) { (blob) throws(EngineError) -> T in
+        return try statement.withBlob(column) { (blob) throws(BackendError) -> T in
             let json = try decompress(blob)
             return try body(UnsafeBufferPointer(start: json.baseAddress?.assumingMemoryBound(to: UInt8.self), count: json.count))
         }
     }
 
-    private func decompress(_ blob: UnsafeBufferPointer<UInt8>) throws(EngineError) -> UnsafeRawBufferPointer {
+    private func decompress(_ blob: UnsafeBufferPointer<UInt8>) throws(BackendError) -> UnsafeRawBufferPointer {
         let (id, start) = try RecordCodec.readID(blob)
         let frame = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(blob)[start...])
         let size = ZSTD_getFrameContentSize(frame.baseAddress, frame.count)
@@ -154,7 +155,7 @@ final class RecordDecompressor {
         return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<written])
     }
 
-    private func dictionary(_ id: UInt32) throws(EngineError) -> OpaquePointer {
+    private func dictionary(_ id: UInt32) throws(BackendError) -> OpaquePointer {
         if let known = digested[id] { return known }
         let statement: SQLiteStatement
         if let lookup {
@@ -166,7 +167,7 @@ final class RecordDecompressor {
         statement.bind(1, Int64(id))
         defer { statement.reset() }
         guard try statement.step() else { throw .storage("record dictionary \(id) is missing (database damaged?)") }
-        let created = try statement.withBlob(0) { (bytes) throws(EngineError) -> OpaquePointer in
+        let created = try statement.withBlob(0) { (bytes) throws(BackendError) -> OpaquePointer in
             guard let created = ZSTD_createDDict(bytes.baseAddress, bytes.count) else {
                 throw .storage("record dictionary \(id) is damaged")
             }

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 extension RecordReader {
     /// Up to `limit` records after docID `after` (nil: from the first), in
@@ -8,7 +9,7 @@ extension RecordReader {
     ///
     /// DocID order is the order ties are ranked in (a record keeps its docID when
     /// replaced), so an index imported from a browse ranks ties as its source does.
-    func browse(after: Int64?, limit: Int, matches: DocumentMatches?) throws(EngineError)
+    func browse(after: Int64?, limit: Int, matches: DocumentMatches?) throws(BackendError)
         -> (records: [(docID: Int64, objectID: String, record: JSONObject)], more: Bool)
     {
         let statement = try connection.prepare(after == nil
@@ -24,7 +25,7 @@ extension RecordReader {
                 guard matches.contains(docID) else { continue }
             }
             if records.count == limit { return (records, true) }
-            let record = try decompressor.withJSON(statement, column: 2) { (bytes) throws(EngineError) in
+            let record = try decompressor.withJSON(statement, column: 2) { (bytes) throws(BackendError) in
                 try IndexStore.parseBody(bytes)
             }
             records.append((statement.int64(0), statement.string(1), record))
@@ -34,11 +35,11 @@ extension RecordReader {
 }
 
 extension StoreRecordSource {
-    func browse(after: Int64?, limit: Int, matches: DocumentMatches?) throws(EngineError)
+    func browse(after: Int64?, limit: Int, matches: DocumentMatches?) throws(BackendError)
         -> (records: [(docID: Int64, objectID: String, record: JSONObject)], more: Bool)
     {
-        try reader.withLock { (reader: inout RecordReader?) throws(EngineError) in
-            guard let reader else { throw EngineError.storage("record reader already returned") }
+        try reader.withLock { (reader: inout RecordReader?) throws(BackendError) in
+            guard let reader else { throw BackendError.storage("record reader already returned") }
             return try reader.browse(after: after, limit: limit, matches: matches)
         }
     }

@@ -1,5 +1,6 @@
 import QuarryJSON
 import QuarrySync
+import QuarrySearchContract
 
 /// Where a search gets the records of its hits: read-only SQLite connections
 /// with a prepared lookup by docID, lent one per search and kept for reuse.
@@ -22,7 +23,7 @@ final class RecordReaderPool: Sendable {
     }
 
     /// Lends a record source for the duration of `body`.
-    func withSource<T>(_ body: (StoreRecordSource) throws(EngineError) -> T) throws(EngineError) -> T {
+    func withSource<T>(_ body: (StoreRecordSource) throws(BackendError) -> T) throws(BackendError) -> T {
         let reader = try borrow()
         let source = StoreRecordSource(reader: reader)
         defer { giveBack(source.detach()) }
@@ -39,10 +40,10 @@ final class RecordReaderPool: Sendable {
         idle.forEach { $0.close() }
     }
 
-    private func borrow() throws(EngineError) -> RecordReader {
-        let reused: RecordReader? = try state.withLock { (state) throws(EngineError) in
+    private func borrow() throws(BackendError) -> RecordReader {
+        let reused: RecordReader? = try state.withLock { (state) throws(BackendError) in
             // Closed means deleted (or the engine closed) after the search found the index.
-            if state.closed { throw EngineError.indexNotFound(indexName) }
+            if state.closed { throw BackendError.indexNotFound(indexName) }
             return state.idle.popLast()
         }
         if let reused { return reused }
@@ -67,29 +68,29 @@ final class RecordReader {
     private let lookup: SQLiteStatement
     private let lookupByObjectID: SQLiteStatement
 
-    init(path: String) throws(EngineError) {
+    init(path: String) throws(BackendError) {
         connection = try SQLiteConnection(path: path, readOnly: true)
         decompressor = try RecordDecompressor(connection: connection)
         lookup = try connection.prepare("SELECT body FROM records WHERE docID = ?1")
         lookupByObjectID = try connection.prepare("SELECT body FROM records WHERE objectID = ?1")
     }
 
-    func record(_ id: DocID) throws(EngineError) -> JSONObject? {
+    func record(_ id: DocID) throws(BackendError) -> JSONObject? {
         lookup.bind(1, Int64(id))
         return try body(lookup)
     }
 
-    func record(objectID: String) throws(EngineError) -> JSONObject? {
+    func record(objectID: String) throws(BackendError) -> JSONObject? {
         lookupByObjectID.bind(1, objectID)
         return try body(lookupByObjectID)
     }
 
     /// nil only when there is no such row: a damaged page or body is an error,
     /// never a record that seems not to exist.
-    private func body(_ statement: SQLiteStatement) throws(EngineError) -> JSONObject? {
+    private func body(_ statement: SQLiteStatement) throws(BackendError) -> JSONObject? {
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return try decompressor.withJSON(statement, column: 0) { (bytes) throws(EngineError) in try IndexStore.parseBody(bytes) }
+        return try decompressor.withJSON(statement, column: 0) { (bytes) throws(BackendError) in try IndexStore.parseBody(bytes) }
     }
 
     func close() { connection.close() }
@@ -104,12 +105,12 @@ final class StoreRecordSource: RecordSource, Sendable {
         self.reader = Locked(reader)
     }
 
-    func record(_ id: DocID) throws(EngineError) -> JSONObject? {
-        try reader.withLock { (reader: inout RecordReader?) throws(EngineError) in try reader?.record(id) }
+    func record(_ id: DocID) throws(BackendError) -> JSONObject? {
+        try reader.withLock { (reader: inout RecordReader?) throws(BackendError) in try reader?.record(id) }
     }
 
-    func record(objectID: String) throws(EngineError) -> JSONObject? {
-        try reader.withLock { (reader: inout RecordReader?) throws(EngineError) in try reader?.record(objectID: objectID) }
+    func record(objectID: String) throws(BackendError) -> JSONObject? {
+        try reader.withLock { (reader: inout RecordReader?) throws(BackendError) in try reader?.record(objectID: objectID) }
     }
 
     /// Takes the reader back; later lookups (none expected) return nil.

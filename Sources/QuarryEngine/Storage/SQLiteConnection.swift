@@ -1,10 +1,11 @@
 import CSQLite
 #if canImport(Glibc)
 import Glibc
+import QuarrySearchContract
 #endif
 
 /// One sqlite3 connection: open, run statements, transactions, errors as
-/// `EngineError.storage` with SQLite's own message.
+/// `BackendError.storage` with SQLite's own message.
 ///
 /// Not thread-safe by itself: a connection is confined to one owner (the
 /// index's write lock, or one borrowed reader), so it opens with NOMUTEX.
@@ -12,7 +13,7 @@ final class SQLiteConnection {
     let path: String
     private(set) var handle: OpaquePointer?
 
-    init(path: String, readOnly: Bool) throws(EngineError) {
+    init(path: String, readOnly: Bool) throws(BackendError) {
         self.path = path
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
@@ -38,7 +39,7 @@ final class SQLiteConnection {
     }
 
     /// Runs SQL text that returns no rows (pragmas, DDL, BEGIN/COMMIT).
-    func execute(_ sql: String) throws(EngineError) {
+    func execute(_ sql: String) throws(BackendError) {
         guard let db = handle else { throw .storage("connection to \(path) is closed") }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(db, sql, nil, nil, &message)
@@ -49,7 +50,7 @@ final class SQLiteConnection {
         }
     }
 
-    func prepare(_ sql: String) throws(EngineError) -> SQLiteStatement {
+    func prepare(_ sql: String) throws(BackendError) -> SQLiteStatement {
         guard let db = handle else { throw .storage("connection to \(path) is closed") }
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -61,11 +62,11 @@ final class SQLiteConnection {
 
     /// The error for a failed call that returned `code`, classified so a full
     /// disk or an exhausted limit is not reported as a damaged store.
-    func failure(code: Int32, _ reason: String) -> EngineError {
+    func failure(code: Int32, _ reason: String) -> BackendError {
         Self.failure(code: code, systemError: handle.map { sqlite3_system_errno($0) } ?? 0, "\(path): \(reason)")
     }
 
-    static func failure(code: Int32, systemError: Int32, _ reason: String) -> EngineError {
+    static func failure(code: Int32, systemError: Int32, _ reason: String) -> BackendError {
         // SQLite's messages are generic ("unable to open database file"); the errno says why.
         let reason = systemError == 0 ? reason : "\(reason) (\(String(cString: strerror(systemError))))"
         switch code & 0xFF {
@@ -92,7 +93,7 @@ final class SQLiteConnection {
     }
 
     /// Runs `body` in one IMMEDIATE transaction: all of it commits, or none of it.
-    func transaction<T>(_ body: () throws(EngineError) -> T) throws(EngineError) -> T {
+    func transaction<T>(_ body: () throws(BackendError) -> T) throws(BackendError) -> T {
         try execute("BEGIN IMMEDIATE")
         let result: T
         do {

@@ -1,4 +1,5 @@
 import CSQLite
+import QuarrySearchContract
 
 /// A prepared statement: bind, step, read columns, reset for reuse.
 final class SQLiteStatement {
@@ -41,7 +42,7 @@ final class SQLiteStatement {
     }
 
     /// Steps once: `true` when a row is available, `false` when done.
-    func step() throws(EngineError) -> Bool {
+    func step() throws(BackendError) -> Bool {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -50,7 +51,7 @@ final class SQLiteStatement {
     }
 
     /// Steps to completion, discarding rows, then resets.
-    func run() throws(EngineError) {
+    func run() throws(BackendError) {
         defer { reset() }
         while try step() {}
     }
@@ -72,14 +73,14 @@ final class SQLiteStatement {
     }
 
     /// The column's text bytes, valid only inside `body` (no copy).
-    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(EngineError) -> T) throws(EngineError) -> T {
+    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(BackendError) -> T) throws(BackendError) -> T {
         let base = sqlite3_column_text(statement, column)
         let count = Int(sqlite3_column_bytes(statement, column))
         return try body(UnsafeBufferPointer(start: base, count: base == nil ? 0 : count))
     }
 
     /// The column's blob bytes, valid only inside `body` (no copy).
-    func withBlob<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(EngineError) -> T) throws(EngineError) -> T {
+    func withBlob<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(BackendError) -> T) throws(BackendError) -> T {
         let base = sqlite3_column_blob(statement, column)?.assumingMemoryBound(to: UInt8.self)
         let count = Int(sqlite3_column_bytes(statement, column))
         return try body(UnsafeBufferPointer(start: base, count: base == nil ? 0 : count))

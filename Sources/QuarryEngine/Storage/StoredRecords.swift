@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Every stored record, stepped lazily from SQLite so an index build over a
 /// million records holds one record at a time, not the table.
@@ -8,7 +9,7 @@ import QuarryJSON
 final class StoredRecords: Sequence, IteratorProtocol {
     private let statement: SQLiteStatement
     private let decompressor: RecordDecompressor
-    private(set) var failure: EngineError?
+    private(set) var failure: BackendError?
 
     init(statement: SQLiteStatement, decompressor: RecordDecompressor) {
         self.statement = statement
@@ -20,7 +21,7 @@ final class StoredRecords: Sequence, IteratorProtocol {
         do {
             guard try statement.step() else { return nil }
             let id = try IndexStore.docID(statement.int64(0))
-            let object = try decompressor.withJSON(statement, column: 1) { (bytes) throws(EngineError) in
+            let object = try decompressor.withJSON(statement, column: 1) { (bytes) throws(BackendError) in
                 try IndexStore.parseBody(bytes)
             }
             return (id, object)

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// What the cluster knows of one primary index beyond its documents, kept in
 /// the `quarry__meta` collection so every daemon pointed at the cluster sees

@@ -1,7 +1,7 @@
 import Dispatch
-import QuarryEngine
 import QuarryJSON
 import QuarrySync
+import QuarrySearchContract
 
 /// The cluster's indices, read from `quarry__meta` and kept for a moment:
 /// every keystroke needs its index's settings and fields, but another daemon
@@ -54,7 +54,7 @@ final class IndexCatalog: Sendable {
     }
 
     /// Creates the meta collection when the cluster has none (the first daemon on a new cluster).
-    func prepare() throws(EngineError) {
+    func prepare() throws(BackendError) {
         try call { () throws(TypesenseError) in
             guard try api.collection(FieldNames.metaCollection) == nil else { return }
             do throws(TypesenseError) {
@@ -66,13 +66,13 @@ final class IndexCatalog: Sendable {
         }
     }
 
-    func snapshot() throws(EngineError) -> Snapshot {
+    func snapshot() throws(BackendError) -> Snapshot {
         if let cached = cache.withLock({ $0.snapshot }),
            usable(readAt: cached.readAt, key: "", refresh: { [self] in _ = try? read() }) { return cached }
         return try read()
     }
 
-    private func read() throws(EngineError) -> Snapshot {
+    private func read() throws(BackendError) -> Snapshot {
         let started = ContinuousClock.now
         let drops = cache.withLock { $0.drops }
         let documents = try call { () throws(TypesenseError) in try api.exportDocuments(collection: FieldNames.metaCollection) }
@@ -89,7 +89,7 @@ final class IndexCatalog: Sendable {
     }
 
     /// The primary entry for `name` and, when `name` is a replica, its name.
-    func resolve(_ name: String) throws(EngineError) -> (entry: CatalogEntry, replica: String?) {
+    func resolve(_ name: String) throws(BackendError) -> (entry: CatalogEntry, replica: String?) {
         let snapshot = try snapshot()
         if let entry = snapshot.entries[name] { return (entry, nil) }
         if let primary = snapshot.replicaOf[name], let entry = snapshot.entries[primary] { return (entry, name) }
@@ -101,7 +101,7 @@ final class IndexCatalog: Sendable {
     }
 
     /// nil when the collection is gone.
-    func fields(of collection: String) throws(EngineError) -> Set<String>? {
+    func fields(of collection: String) throws(BackendError) -> Set<String>? {
         if let cached = fieldCache.withLock({ $0.fields[collection] }),
            usable(readAt: cached.readAt, key: collection, refresh: { [self] in _ = try? readFields(of: collection) }) {
             return cached.names
@@ -109,7 +109,7 @@ final class IndexCatalog: Sendable {
         return try readFields(of: collection)
     }
 
-    private func readFields(of collection: String) throws(EngineError) -> Set<String>? {
+    private func readFields(of collection: String) throws(BackendError) -> Set<String>? {
         let started = ContinuousClock.now
         let drops = fieldCache.withLock { $0.drops }
         guard let schema = try call({ () throws(TypesenseError) in try api.collection(collection) }) else { return nil }
@@ -121,7 +121,7 @@ final class IndexCatalog: Sendable {
         return names
     }
 
-    func save(_ entry: CatalogEntry) throws(EngineError) {
+    func save(_ entry: CatalogEntry) throws(BackendError) {
         let result = try call { () throws(TypesenseError) in
             try api.importDocuments([entry.document], collection: FieldNames.metaCollection, action: .upsert)
         }
@@ -129,7 +129,7 @@ final class IndexCatalog: Sendable {
         if let failure = result.failures.first { throw .storage("the cluster refused the settings of '\(entry.name)': \(failure.error)") }
     }
 
-    func remove(_ name: String) throws(EngineError) {
+    func remove(_ name: String) throws(BackendError) {
         _ = try call { () throws(TypesenseError) in try api.deleteDocument(FieldNames.encode(name), collection: FieldNames.metaCollection) }
         invalidate()
     }
@@ -149,7 +149,7 @@ final class IndexCatalog: Sendable {
 }
 
 /// Runs a cluster call, answering in the engine's errors.
-func call<T>(_ body: () throws(TypesenseError) -> T) throws(EngineError) -> T {
+func call<T>(_ body: () throws(TypesenseError) -> T) throws(BackendError) -> T {
     do {
         return try body()
     } catch {

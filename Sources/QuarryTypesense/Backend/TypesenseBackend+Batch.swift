@@ -1,21 +1,21 @@
 import QuarryBackend
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// A keystroke's reads (every searcher of a session, with their disjunctive and hierarchical
 /// counts) as one `multi_search`: one round trip, however many searchers.
 extension TypesenseBackend {
     public func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        -> [Result<JSON, EngineError>]
+        -> [Result<JSON, BackendError>]
     {
         guard reads.count > 1 else { return searchEach(reads, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges) }
-        do throws(EngineError) {
+        do throws(BackendError) {
             try ready()
         } catch {
             return reads.map { _ in .failure(error) }
         }
-        let prepared = reads.map { read -> Result<TypesenseSearch.Prepared, EngineError> in
-            do throws(EngineError) {
+        let prepared = reads.map { read -> Result<TypesenseSearch.Prepared, BackendError> in
+            do throws(BackendError) {
                 return .success(try prepare(read, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges))
             } catch {
                 return .failure(error)
@@ -23,7 +23,7 @@ extension TypesenseBackend {
         }
         let requests = prepared.flatMap { (try? $0.get())?.translation.requests ?? [] }
         let results: [JSONObject]
-        do throws(EngineError) {
+        do throws(BackendError) {
             results = requests.isEmpty ? [] : try multiSearch(index: reads[0].index)(requests)
         } catch {
             // A collection gone (another daemon rebuilt an index) or a failed call: each read on its
@@ -31,7 +31,7 @@ extension TypesenseBackend {
             return searchEach(reads, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges)
         }
         var offset = 0
-        return zip(reads, prepared).map { read, prepared -> Result<JSON, EngineError> in
+        return zip(reads, prepared).map { read, prepared -> Result<JSON, BackendError> in
             let alone = { self.searchEach([read], positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges)[0] }
             switch prepared {
             case .failure(.indexNotFound): return alone()
@@ -40,7 +40,7 @@ extension TypesenseBackend {
                 let count = prepared.translation.requests.count
                 let answers = Array(results[offset..<offset + count])
                 offset += count
-                do throws(EngineError) {
+                do throws(BackendError) {
                     return .success(try prepared.answer(answers, multiSearch(index: read.index)))
                 } catch {
                     if case .indexNotFound = error { return alone() }
@@ -51,7 +51,7 @@ extension TypesenseBackend {
     }
 
     private func prepare(_ read: BatchRead, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        throws(EngineError) -> TypesenseSearch.Prepared
+        throws(BackendError) -> TypesenseSearch.Prepared
     {
         let (entry, settings, fields) = try searchable(read.index)
         let collection = FieldNames.alias(ofIndex: entry.name)

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 extension TypesenseBackend {
     /// Fills a new collection for `destination` from the source (its records and/or settings;
@@ -7,7 +7,7 @@ extension TypesenseBackend {
     /// sees the old destination or the new, and a failure drops the new collection. `move` then
     /// deletes the source; a failure between the two leaves both, as after a copy.
     public func copyIndex(_ name: String, to destination: String, records: Bool, settings: Bool, move: Bool)
-        throws(EngineError) -> WriteReceipt
+        throws(BackendError) -> WriteReceipt
     {
         guard destination != name else {
             throw .invalidParameter(name: "destination", expected: "an index other than the source '\(name)'")
@@ -21,8 +21,8 @@ extension TypesenseBackend {
             combined = source.parsedSettings
             combined.replicas = target.parsedSettings.replicas
         }
-        do throws(EngineError) {
-            try rebuild(target, settings: combined.json()) { sink throws(EngineError) in
+        do throws(BackendError) {
+            try rebuild(target, settings: combined.json()) { sink throws(BackendError) in
                 try copyRecords(of: records ? source : target, into: sink)
             }
         } catch {

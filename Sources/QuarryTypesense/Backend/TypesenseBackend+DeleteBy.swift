@@ -1,17 +1,18 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 extension TypesenseBackend {
     /// Rebuilds the index without the records the query and filters match, then swaps it in:
     /// deleting document by document could stop half-way, a swap is all or nothing.
-    public func deleteBy(index: String, parameters: JSONObject) throws(EngineError) -> WriteReceipt {
+    public func deleteBy(index: String, parameters: JSONObject) throws(BackendError) -> WriteReceipt {
         try ready()
         let entry = try writable(index, create: false)
-        let doomed = Set(try MatchingRecords.objectIDs(parameters: parameters) { (parameters, cursor) throws(EngineError) in
+        let doomed = Set(try MatchingRecords.objectIDs(parameters: parameters) { (parameters, cursor) throws(BackendError) in
             try browse(index: index, parameters: parameters, cursor: cursor, hitsPerPage: nil, attributesToRetrieve: ["objectID"])
         })
         if !doomed.isEmpty {
-            try rebuild(entry, settings: entry.settings) { sink throws(EngineError) in
+            try rebuild(entry, settings: entry.settings) { sink throws(BackendError) in
                 try copyRecords(of: entry, into: sink, except: doomed)
             }
         }

@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 extension TypesenseBackend {
     /// Streams the file into a new collection that starts as a copy of the
@@ -8,7 +9,7 @@ extension TypesenseBackend {
     public func importRecords(
         index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,
         progress: @Sendable (ImportProgress) -> Void, isCancelled: @Sendable () -> Bool
-    ) throws(EngineError) -> ImportReceipt {
+    ) throws(BackendError) -> ImportReceipt {
         let clock = ContinuousClock()
         let start = clock.now
         guard let format = format ?? ImportFormat(guessingFrom: path) else {
@@ -30,11 +31,11 @@ extension TypesenseBackend {
             merged = combined
         }
         var counts = Engine.ImportCounts()
-        do throws(EngineError) {
-            try rebuild(entry, settings: merged?.json() ?? entry.settings) { sink throws(EngineError) in
+        do throws(BackendError) {
+            try rebuild(entry, settings: merged?.json() ?? entry.settings) { sink throws(BackendError) in
                 if existed { try copyRecords(of: entry, into: sink) }
                 counts = try Engine.readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
-                    (_, record, _) throws(EngineError) in try sink.add(record)
+                    (_, record, _) throws(BackendError) in try sink.add(record)
                 }
             }
         } catch {

@@ -1,14 +1,15 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// Reads that search: each is one `multi_search` on the index's alias (a
 /// replica searches its primary's) with the settings the engine would use.
 extension TypesenseBackend {
     public func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        throws(EngineError) -> JSON
+        throws(BackendError) -> JSON
     {
         try ready()
-        return try againIfRebuilt(index) { () throws(EngineError) in
+        return try againIfRebuilt(index) { () throws(BackendError) in
             let (entry, settings, fields) = try searchable(index)
             return try TypesenseSearch.search(
                 index: index, parameters: parameters, settings: settings, collection: FieldNames.alias(ofIndex: entry.name),
@@ -20,7 +21,7 @@ extension TypesenseBackend {
     /// Runs a read again, on a fresh catalogue, when its collection or a field it named is gone:
     /// another daemon rebuilt the index (a new collection, maybe with other fields) within the
     /// second this daemon trusts its copy of the catalogue. The one place stale copies are handled.
-    func againIfRebuilt<T>(_ index: String, _ body: () throws(EngineError) -> T) throws(EngineError) -> T {
+    func againIfRebuilt<T>(_ index: String, _ body: () throws(BackendError) -> T) throws(BackendError) -> T {
         do {
             return try body()
         } catch .indexNotFound(let name) where name == index {
@@ -31,10 +32,10 @@ extension TypesenseBackend {
     }
 
     public func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
-        throws(EngineError) -> JSON
+        throws(BackendError) -> JSON
     {
         try ready()
-        return try againIfRebuilt(index) { () throws(EngineError) in
+        return try againIfRebuilt(index) { () throws(BackendError) in
             let (entry, settings, fields) = try searchable(index)
             return try TypesenseSearch.searchForFacetValues(
                 index: index, attribute: attribute, parameters: parameters, settings: settings,
@@ -45,7 +46,7 @@ extension TypesenseBackend {
 
     /// One page of the records matching `parameters`, in browse-key order (see `BrowseKey`).
     public func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
-        throws(EngineError) -> BrowsePage
+        throws(BackendError) -> BrowsePage
     {
         var browse = BrowseCursor(index: index, after: "", parameters: parameters, hitsPerPage: Engine.browseMaxHitsPerPage,
                                   attributesToRetrieve: nil)
@@ -62,10 +63,10 @@ extension TypesenseBackend {
         }
         try ready()
         let first = browse
-        return try againIfRebuilt(index) { () throws(EngineError) in try page(of: index, browse: first) }
+        return try againIfRebuilt(index) { () throws(BackendError) in try page(of: index, browse: first) }
     }
 
-    private func page(of index: String, browse start: BrowseCursor) throws(EngineError) -> BrowsePage {
+    private func page(of index: String, browse start: BrowseCursor) throws(BackendError) -> BrowsePage {
         var browse = start
         let (entry, settings, fields) = try searchable(index)
         var search = try SearchParameters(json: browse.parameters, settings: settings)
@@ -121,7 +122,7 @@ extension TypesenseBackend {
 
     /// The primary entry holding `index`'s records, the settings `index` searches with, and its
     /// collection's fields; a collection gone meanwhile is `.indexNotFound` (see `againIfRebuilt`).
-    func searchable(_ index: String) throws(EngineError) -> (entry: CatalogEntry, settings: IndexSettings, fields: Set<String>) {
+    func searchable(_ index: String) throws(BackendError) -> (entry: CatalogEntry, settings: IndexSettings, fields: Set<String>) {
         let (entry, replica) = try catalog.resolve(index)
         guard let fields = try catalog.fields(of: entry.collection) else { throw .indexNotFound(index) }
         return (entry, replica.map(entry.effectiveSettings) ?? entry.parsedSettings, fields)
@@ -130,7 +131,7 @@ extension TypesenseBackend {
     /// Runs one multi_search; a 404 (the alias or a field it named is gone: another daemon deleted or
     /// rebuilt the index) is a missing index, which `againIfRebuilt` retries once on a fresh catalogue.
     func multiSearch(index: String) -> TypesenseSearch.MultiSearch {
-        { searches throws(EngineError) in
+        { searches throws(BackendError) in
             do throws(TypesenseError) {
                 return try self.api.multiSearch(searches)
             } catch {

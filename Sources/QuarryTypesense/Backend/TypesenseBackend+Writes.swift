@@ -1,29 +1,30 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// Writes. Each returns once the cluster's leader has applied it; the cluster
 /// client then reads from the leader for a while, so this daemon's next search
 /// sees the write (followers apply it about 500 ms later).
 extension TypesenseBackend {
-    public func saveObjects(_ objects: [JSONObject], index: String) throws(EngineError) -> WriteReceipt {
+    public func saveObjects(_ objects: [JSONObject], index: String) throws(BackendError) -> WriteReceipt {
         var prepared: [(objectID: String, record: JSONObject)] = []
         for (offset, object) in objects.enumerated() {
             prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
         }
         try ready()
-        try onCurrentCollection(index, create: true) { entry throws(EngineError) in
+        try onCurrentCollection(index, create: true) { entry throws(BackendError) in
             try upsert(prepared.map(\.record), into: entry.collection, settings: entry.parsedSettings)
         }
         return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: taskIDs.next())
     }
 
-    public func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(EngineError) -> WriteReceipt {
+    public func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(BackendError) -> WriteReceipt {
         var prepared: [(objectID: String, record: JSONObject)] = []
         for (offset, object) in objects.enumerated() {
             prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: false))
         }
         try ready()
-        try onCurrentCollection(index, create: createIfNotExists) { entry throws(EngineError) in
+        try onCurrentCollection(index, create: createIfNotExists) { entry throws(BackendError) in
             let existing = try getObjects(prepared.map(\.objectID), index: entry.name, attributesToRetrieve: nil)
             var merged: [JSONObject] = []
             for (offset, ((_, changes), current)) in zip(prepared, existing).enumerated() {
@@ -37,9 +38,9 @@ extension TypesenseBackend {
         return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: taskIDs.next())
     }
 
-    public func deleteObjects(_ objectIDs: [String], index: String) throws(EngineError) -> WriteReceipt {
+    public func deleteObjects(_ objectIDs: [String], index: String) throws(BackendError) -> WriteReceipt {
         try ready()
-        try onCurrentCollection(index, create: false) { entry throws(EngineError) in
+        try onCurrentCollection(index, create: false) { entry throws(BackendError) in
             for objectID in objectIDs {
                 _ = try documentCall(entry.collection) { () throws(TypesenseError) in
                     try api.deleteDocument(objectID, collection: entry.collection)
@@ -50,14 +51,14 @@ extension TypesenseBackend {
     }
 
     /// A new empty collection under the alias: one step for any number of records.
-    public func clearObjects(index: String) throws(EngineError) -> WriteReceipt {
+    public func clearObjects(index: String) throws(BackendError) -> WriteReceipt {
         try ready()
         let entry = try writable(index, create: false)
         try rebuild(entry, settings: entry.settings) { _ in }
         return WriteReceipt(objectIDs: [], taskID: taskIDs.next())
     }
 
-    public func setSettings(_ json: JSONObject, index: String) throws(EngineError) -> SettingsReceipt {
+    public func setSettings(_ json: JSONObject, index: String) throws(BackendError) -> SettingsReceipt {
         var probe = IndexSettings()
         try probe.merge(json)  // malformed settings are refused before anything is created
         try ready()
@@ -82,7 +83,7 @@ extension TypesenseBackend {
         try settings.merge(json)
         try checkReplicas(of: index, settings: settings, snapshot: snapshot)
         if Self.derivationChanged(from: entry.parsedSettings, to: settings) {
-            try rebuild(entry, settings: settings.json()) { sink throws(EngineError) in
+            try rebuild(entry, settings: settings.json()) { sink throws(BackendError) in
                 try copyRecords(of: entry, into: sink)
             }
         } else {
@@ -94,7 +95,7 @@ extension TypesenseBackend {
         return SettingsReceipt(taskID: taskIDs.next(), unsupported: IndexSettings.unsupportedNames(in: json))
     }
 
-    public func deleteIndex(_ name: String) throws(EngineError) -> Bool {
+    public func deleteIndex(_ name: String) throws(BackendError) -> Bool {
         try ready()
         let snapshot = try catalog.snapshot()
         if let primary = snapshot.replicaOf[name], var entry = snapshot.entries[primary] {
@@ -118,7 +119,7 @@ extension TypesenseBackend {
     /// those addressed to the collection (measured: Tests/EndToEnd/test_typesense_cluster.py). If
     /// another daemon swapped in a new collection meanwhile, the catalogue is read again and the
     /// write goes to the new one.
-    func onCurrentCollection(_ index: String, create: Bool, _ body: (CatalogEntry) throws(EngineError) -> Void) throws(EngineError) {
+    func onCurrentCollection(_ index: String, create: Bool, _ body: (CatalogEntry) throws(BackendError) -> Void) throws(BackendError) {
         let entry = try writable(index, create: create)
         do {
             try body(entry)
@@ -129,7 +130,7 @@ extension TypesenseBackend {
     }
 
     /// A call on one collection's documents; the collection missing is `.indexNotFound(collection)`.
-    func documentCall<T>(_ collection: String, _ body: () throws(TypesenseError) -> T) throws(EngineError) -> T {
+    func documentCall<T>(_ collection: String, _ body: () throws(TypesenseError) -> T) throws(BackendError) -> T {
         do {
             return try body()
         } catch {
@@ -139,7 +140,7 @@ extension TypesenseBackend {
     }
 
     /// The primary `index`'s entry, created with an empty collection when missing and `create`.
-    func writable(_ index: String, create: Bool) throws(EngineError) -> CatalogEntry {
+    func writable(_ index: String, create: Bool) throws(BackendError) -> CatalogEntry {
         let snapshot = try catalog.snapshot()
         if let primary = snapshot.replicaOf[index] {
             throw .invalidParameter(
@@ -159,7 +160,7 @@ extension TypesenseBackend {
     }
 
     /// A replica may not be another index's replica or an index of its own with records.
-    func checkReplicas(of primary: String, settings: IndexSettings, snapshot: IndexCatalog.Snapshot) throws(EngineError) {
+    func checkReplicas(of primary: String, settings: IndexSettings, snapshot: IndexCatalog.Snapshot) throws(BackendError) {
         for replica in settings.replicas.map(\.name) {
             guard replica != primary else { throw .invalidSetting(name: "replicas", expected: "names other than the index's own") }
             if let owner = snapshot.replicaOf[replica], owner != primary {
@@ -171,7 +172,7 @@ extension TypesenseBackend {
         }
     }
 
-    func createCollection(_ name: String, settings: IndexSettings) throws(EngineError) {
+    func createCollection(_ name: String, settings: IndexSettings) throws(BackendError) {
         var schema = CollectionSchema.body(collection: name, settings: settings)
         if case .array(var fields)? = schema["fields"] {
             fields.append(BrowseKey.schemaField)
@@ -180,7 +181,7 @@ extension TypesenseBackend {
         _ = try call { () throws(TypesenseError) in try api.createCollection(schema) }
     }
 
-    func pointAlias(of index: String, at collection: String) throws(EngineError) {
+    func pointAlias(of index: String, at collection: String) throws(BackendError) {
         try call { () throws(TypesenseError) in try api.upsertAlias(FieldNames.alias(ofIndex: index), collection: collection) }
     }
 
@@ -193,7 +194,7 @@ extension TypesenseBackend {
     }
 
     /// Upserts records as documents; a document the cluster refuses fails the call, naming it.
-    func upsert(_ records: [JSONObject], into collection: String, settings: IndexSettings) throws(EngineError) {
+    func upsert(_ records: [JSONObject], into collection: String, settings: IndexSettings) throws(BackendError) {
         guard !records.isEmpty else { return }
         let builder = DocumentBuilder(settings: settings)
         var documents: [JSONObject] = []
@@ -212,13 +213,13 @@ extension TypesenseBackend {
     /// Fills a new physical collection (`fill` streams records into it), then
     /// swaps the alias and drops the old one. If anything fails the new
     /// collection is dropped and the index stays as it was.
-    func rebuild(_ entry: CatalogEntry, settings: JSONObject, fill: (RecordSink) throws(EngineError) -> Void) throws(EngineError) {
+    func rebuild(_ entry: CatalogEntry, settings: JSONObject, fill: (RecordSink) throws(BackendError) -> Void) throws(BackendError) {
         let parsed = (try? IndexSettings(json: settings)) ?? IndexSettings()
         let generation = entry.generation + 1
         let collection = FieldNames.collection(ofIndex: entry.name, generation: generation)
         _ = try? api.deleteCollection(collection)  // a leftover of a rebuild that died half-way
         try createCollection(collection, settings: parsed)
-        do throws(EngineError) {
+        do throws(BackendError) {
             let sink = RecordSink(backend: self, collection: collection, settings: parsed)
             try fill(sink)
             try sink.flush()
@@ -243,7 +244,7 @@ extension TypesenseBackend {
     }
 
     /// Streams the index's current records into `sink` (a rebuild keeps them), but those in `except`.
-    func copyRecords(of entry: CatalogEntry, into sink: RecordSink, except: Set<String> = []) throws(EngineError) {
+    func copyRecords(of entry: CatalogEntry, into sink: RecordSink, except: Set<String> = []) throws(BackendError) {
         let documents = try call { () throws(TypesenseError) in
             try api.exportDocuments(collection: FieldNames.alias(ofIndex: entry.name), includeFields: [FieldNames.record])
         }
@@ -269,12 +270,12 @@ final class RecordSink {
         self.settings = settings
     }
 
-    func add(_ record: JSONObject) throws(EngineError) {
+    func add(_ record: JSONObject) throws(BackendError) {
         pending.append(record)
         if pending.count >= Self.batchSize { try flush() }
     }
 
-    func flush() throws(EngineError) {
+    func flush() throws(BackendError) {
         let batch = pending
         pending = []
         try backend.upsert(batch, into: collection, settings: settings)

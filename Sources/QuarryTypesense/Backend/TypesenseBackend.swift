@@ -2,6 +2,7 @@ import QuarryBackend
 import QuarryEngine
 import QuarryJSON
 import QuarrySync
+import QuarrySearchContract
 
 /// Indices on a Typesense cluster, answering as the embedded engine does.
 ///
@@ -38,7 +39,7 @@ public final class TypesenseBackend: IndexBackend {
 
     /// The meta collection exists before the first call that needs it; a
     /// cluster still electing at start-up fails that call, not the daemon.
-    func ready() throws(EngineError) {
+    func ready() throws(BackendError) {
         if prepared.withLock({ $0 }) { return }
         try catalog.prepare()
         prepared.withLock { $0 = true }
@@ -50,7 +51,7 @@ public final class TypesenseBackend: IndexBackend {
 
     // MARK: Reads
 
-    public func settings(index: String) throws(EngineError) -> JSONObject {
+    public func settings(index: String) throws(BackendError) -> JSONObject {
         try ready()
         let (entry, replica) = try catalog.resolve(index)
         guard let replica else { return entry.parsedSettings.json() }
@@ -61,7 +62,7 @@ public final class TypesenseBackend: IndexBackend {
         catalog.primary(ofReplica: name)
     }
 
-    public func listIndices(memory: Bool) throws(EngineError) -> [IndexSummary] {
+    public func listIndices(memory: Bool) throws(BackendError) -> [IndexSummary] {
         try ready()
         var summaries: [IndexSummary] = []
         for entry in try catalog.snapshot().entries.values {
@@ -78,7 +79,7 @@ public final class TypesenseBackend: IndexBackend {
         return summaries.sorted { $0.name < $1.name }
     }
 
-    public func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(EngineError) -> [JSONObject?] {
+    public func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(BackendError) -> [JSONObject?] {
         try ready()
         let (entry, _) = try catalog.resolve(index)
         let retrieve = attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }

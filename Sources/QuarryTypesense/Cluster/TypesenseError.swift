@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// Why a call to the cluster failed.
 public enum TypesenseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -27,7 +27,7 @@ public enum TypesenseError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The engine's error for this failure, when the caller has no better one
     /// (such as `.indexNotFound` for a 404 on a collection).
-    public var engineError: EngineError {
+    public var engineError: BackendError {
         switch self {
         case .unavailable(let state): .unavailable(state)
         case .http, .invalidResponse: .storage(description)

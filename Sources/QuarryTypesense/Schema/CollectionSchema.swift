@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// The body of `POST /collections` for one physical collection of an index.
 ///

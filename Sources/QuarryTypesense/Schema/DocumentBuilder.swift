@@ -1,6 +1,7 @@
-import QuarryEngine
 import QuarryFilters
+import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// How one record becomes one Typesense document (see `FieldNames` for the field kinds).
 ///
@@ -42,7 +43,7 @@ public struct DocumentBuilder: Sendable {
         facetPaths = paths
     }
 
-    public func document(for record: JSONObject) throws(EngineError) -> JSONObject {
+    public func document(for record: JSONObject) throws(BackendError) -> JSONObject {
         guard let objectID = record["objectID"]?.stringValue else {
             throw .invalidRecord(position: "record", reason: "objectID must be a string")
         }

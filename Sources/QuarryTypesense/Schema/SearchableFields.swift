@@ -1,4 +1,5 @@
 import QuarryEngine
+import QuarrySearchContract
 
 /// Which `s_` fields a search queries, in priority order, with `query_by_weights`.
 ///

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// The second multi_search of a search whose top facet values (`FacetCut`) did not settle the
 /// engine's answer: for each search concerned, one search with no hits counting every value of the
@@ -46,7 +46,7 @@ struct FacetRefetch {
     }
 
     /// `results` with the refetched fields' `facet_counts` entries replaced by those of `answers`.
-    func merged(_ results: [JSONObject], with answers: [JSONObject]) throws(EngineError) -> [JSONObject] {
+    func merged(_ results: [JSONObject], with answers: [JSONObject]) throws(BackendError) -> [JSONObject] {
         guard answers.count == targets.count else {
             throw .storage("Typesense answered \(answers.count) searches of \(targets.count)")
         }

@@ -1,4 +1,4 @@
-import QuarryEngine
+import QuarrySearchContract
 
 /// Which records do `aroundRadius`, `insideBoundingBox` and `insidePolygon` keep, as `filter_by` on
 /// `_q_geo`? A radius is a circle in km; a box becomes a four-point polygon (Typesense's polygon

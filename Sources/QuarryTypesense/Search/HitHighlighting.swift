@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// What a hit carries beyond its record: `_highlightResult`, `_snippetResult`, `_matchRanges` (and
 /// the other encodings' ranges when `alsoOtherRanges`). Written by `QuarryTypesense/Highlight`;

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// In which order does Typesense return the hits: `sort_by` from the index's `ranking`.
 ///

@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// The engine's search response from the results of a `SearchTranslation`'s multi_search.
 ///
@@ -15,7 +16,7 @@ public enum ResponseAssembly {
     public static func response(
         _ translation: SearchTranslation, results: [JSONObject], highlighting: (any HitHighlighting)?, processingTimeMS: Int,
         exhaustive: Exhaustiveness = .exact
-    ) throws(EngineError) -> JSON {
+    ) throws(BackendError) -> JSON {
         let parameters = translation.parameters
         guard results.count == translation.requests.count else {
             throw .storage("Typesense answered \(results.count) searches of \(translation.requests.count)")
@@ -102,7 +103,7 @@ public enum ResponseAssembly {
     }
 
     /// The engine's hit: retrieved attributes, `objectID`, then what highlighting adds.
-    static func hit(_ hit: JSON, parameters: SearchParameters, highlighting: (any HitHighlighting)?) throws(EngineError) -> JSONObject {
+    static func hit(_ hit: JSON, parameters: SearchParameters, highlighting: (any HitHighlighting)?) throws(BackendError) -> JSONObject {
         guard let text = hit["document"]?[FieldNames.record]?.stringValue else {
             throw .storage("a Typesense hit has no \(FieldNames.record)")
         }
@@ -138,7 +139,7 @@ public enum ResponseAssembly {
     }
 
     /// A failed search of the batch: a missing collection is a missing index, anything else is Typesense's fault.
-    static func check(_ result: JSONObject, index: String) throws(EngineError) {
+    static func check(_ result: JSONObject, index: String) throws(BackendError) {
         guard result["found"] == nil, let message = result["error"]?.stringValue else { return }
         let code = result["code"]?.intValue ?? 0
         if code == 404 && message.hasPrefix("Not found") { throw .indexNotFound(index) }

@@ -1,6 +1,7 @@
-import QuarryEngine
 import QuarryFilters
+import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// One Quarry search as the searches of one Typesense `POST /multi_search`.
 ///
@@ -66,7 +67,7 @@ public struct SearchTranslation: Sendable {
     public init(
         index: String, parameters: SearchParameters, settings: IndexSettings, collection: String, fields: Set<String>,
         filter render: FilterRendering, highlighting: (any HitHighlighting)?, counts: CountMode = .exact
-    ) throws(EngineError) {
+    ) throws(BackendError) {
         self.index = index
         self.parameters = parameters
         self.counts = counts
@@ -95,7 +96,7 @@ public struct SearchTranslation: Sendable {
         let nothing = text.holdsNoWord || (text.hasWords && text.queryBy.isEmpty) || (geo != nil && !fields.contains(FieldNames.geo))
 
         /// The search's parameters without paging and facets; nil when it cannot match.
-        func base(_ mask: UInt64) throws(EngineError) -> JSONObject? {
+        func base(_ mask: UInt64) throws(BackendError) -> JSONObject? {
             guard !nothing else { return nil }
             let filter: String?
             switch try render(plan.filter(base: refinements.filter, mask: mask)) {

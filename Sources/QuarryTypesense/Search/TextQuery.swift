@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// Which fields does the text query search, how, and what makes Typesense find every match?
 ///

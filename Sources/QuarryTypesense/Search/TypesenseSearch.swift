@@ -1,12 +1,13 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 
 /// A backend's `search` and `searchForFacetValues` over one collection, answered as the engine
 /// answers: parse with the engine's own `SearchParameters` (same validation, same error texts),
 /// translate, run one multi_search through `multiSearch`, assemble.
 public enum TypesenseSearch {
     /// Sends `requests` as one `POST /multi_search` and returns its results in order.
-    public typealias MultiSearch = ([JSONObject]) throws(EngineError) -> [JSONObject]
+    public typealias MultiSearch = ([JSONObject]) throws(BackendError) -> [JSONObject]
 
     /// `settings`: of the index or replica named `index`; `collection`: the alias to search;
     /// `fields`: the collection's field names. `filter` defaults to `FilterTranslator` over `fields`.
@@ -14,7 +15,7 @@ public enum TypesenseSearch {
         index: String, parameters json: JSONObject, settings: IndexSettings, collection: String, fields: Set<String>,
         positionEncoding: PositionEncoding, alsoOtherRanges: Bool, highlighting: (any HitHighlighting)?,
         filter: FilterRendering? = nil, multiSearch: MultiSearch
-    ) throws(EngineError) -> JSON {
+    ) throws(BackendError) -> JSON {
         let prepared = try prepareSearch(index: index, parameters: json, settings: settings, collection: collection, fields: fields,
                                          positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges,
                                          highlighting: highlighting, filter: filter)
@@ -28,7 +29,7 @@ public enum TypesenseSearch {
     public static func searchForFacetValues(
         index: String, attribute: String, parameters json: JSONObject, settings: IndexSettings, collection: String,
         fields: Set<String>, positionEncoding: PositionEncoding, filter: FilterRendering? = nil, multiSearch: MultiSearch
-    ) throws(EngineError) -> JSON {
+    ) throws(BackendError) -> JSON {
         let prepared = try prepareFacetValues(index: index, attribute: attribute, parameters: json, settings: settings,
                                               collection: collection, fields: fields, positionEncoding: positionEncoding, filter: filter)
         return try prepared.answer(prepared.translation.requests.isEmpty ? [] : try multiSearch(prepared.translation.requests),
@@ -39,9 +40,9 @@ public enum TypesenseSearch {
     /// their results, with `MultiSearch` for a second request where a facet's cut needs one.
     public struct Prepared: Sendable {
         public let translation: SearchTranslation
-        let assemble: @Sendable (_ results: [JSONObject], _ multiSearch: MultiSearch) throws(EngineError) -> JSON
+        let assemble: @Sendable (_ results: [JSONObject], _ multiSearch: MultiSearch) throws(BackendError) -> JSON
 
-        public func answer(_ results: [JSONObject], _ multiSearch: MultiSearch) throws(EngineError) -> JSON {
+        public func answer(_ results: [JSONObject], _ multiSearch: MultiSearch) throws(BackendError) -> JSON {
             try assemble(results, multiSearch)
         }
     }
@@ -49,14 +50,14 @@ public enum TypesenseSearch {
     public static func prepareSearch(
         index: String, parameters json: JSONObject, settings: IndexSettings, collection: String, fields: Set<String>,
         positionEncoding: PositionEncoding, alsoOtherRanges: Bool, highlighting: (any HitHighlighting)?, filter: FilterRendering? = nil
-    ) throws(EngineError) -> Prepared {
+    ) throws(BackendError) -> Prepared {
         let started = ContinuousClock.now
         var parameters = try SearchParameters(json: json, settings: settings, positionEncoding: positionEncoding)
         parameters.alsoOtherRanges = alsoOtherRanges
         let translation = try SearchTranslation(index: index, parameters: parameters, settings: settings, collection: collection,
                                                 fields: fields, filter: filter ?? defaultFilter(fields), highlighting: highlighting,
                                                 counts: CountMode(json))
-        return Prepared(translation: translation) { results, multiSearch throws(EngineError) in
+        return Prepared(translation: translation) { results, multiSearch throws(BackendError) in
             let (results, exhaustive) = try settle(translation, results, multiSearch)
             return try ResponseAssembly.response(translation, results: results, highlighting: highlighting,
                                                  processingTimeMS: milliseconds(since: started), exhaustive: exhaustive)
@@ -66,7 +67,7 @@ public enum TypesenseSearch {
     public static func prepareFacetValues(
         index: String, attribute: String, parameters json: JSONObject, settings: IndexSettings, collection: String,
         fields: Set<String>, positionEncoding: PositionEncoding, filter: FilterRendering? = nil
-    ) throws(EngineError) -> Prepared {
+    ) throws(BackendError) -> Prepared {
         let started = ContinuousClock.now
         let (facetQuery, maxFacetHits) = try FacetValueSearch.request(json)
         let parameters = try SearchParameters(json: json, settings: settings, positionEncoding: positionEncoding)
@@ -74,7 +75,7 @@ public enum TypesenseSearch {
         let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
         let translation = try SearchTranslation(index: index, parameters: counting, settings: settings, collection: collection,
                                                 fields: fields, filter: filter ?? defaultFilter(fields), highlighting: nil)
-        return Prepared(translation: translation) { results, multiSearch throws(EngineError) in
+        return Prepared(translation: translation) { results, multiSearch throws(BackendError) in
             let (results, _) = try settle(translation, results, multiSearch)
             let response = try ResponseAssembly.response(translation, results: results, highlighting: nil, processingTimeMS: 0)
             let counts = response["facets"]?[attribute]?.objectValue ?? [:]
@@ -89,7 +90,7 @@ public enum TypesenseSearch {
     /// (`FacetRefetch`). In `CountMode.fast` there is no second one, and `exhaustive` says which
     /// counts may be estimates.
     static func settle(_ translation: SearchTranslation, _ results: [JSONObject], _ multiSearch: MultiSearch)
-        throws(EngineError) -> (results: [JSONObject], exhaustive: Exhaustiveness)
+        throws(BackendError) -> (results: [JSONObject], exhaustive: Exhaustiveness)
     {
         let nbHits = translation.counts == .exact || !translation.hasWords
         guard !translation.requests.isEmpty else { return ([], .exact) }

@@ -2,6 +2,7 @@
 import QuarryFilters
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Counts stay exact whatever path computes them:
 /// 1. the eight-at-a-time stamp scan sets exactly the bits a plain loop sets;

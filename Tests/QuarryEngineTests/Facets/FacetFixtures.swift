@@ -1,6 +1,7 @@
 import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// A small catalogue with every kind of facet: single and multi-valued text, numbers, tags,
 /// nested attributes and three hierarchical levels.

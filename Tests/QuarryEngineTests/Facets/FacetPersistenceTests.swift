@@ -2,6 +2,7 @@ import Foundation
 @testable import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Facet columns survive the derived file: a reopened index filters and counts as the one written,
 /// across several segments and deletions; a file built for other faceting settings is refused.

@@ -1,6 +1,7 @@
 import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Search for facet values:
 /// 1. values match `facetQuery` by prefix and within the typo budget, each with its count, best first, highlighted;

@@ -2,6 +2,7 @@ import QuarryEngine
 import QuarryFilters
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Filtering in the engine:
 /// 1. facet values match ignoring case, tags exactly, arrays when any element does, nested attributes by path;
@@ -47,7 +48,7 @@ final class FilteringTests: XCTestCase {
             var json = parameters
             json["query"] = ""
             XCTAssertThrowsError(try SearchParameters(json: json, settings: FacetFixtures.settings)) { error in
-                guard case EngineError.invalidParameter(_, let expected) = error else { return XCTFail("\(error)") }
+                guard case BackendError.invalidParameter(_, let expected) = error else { return XCTFail("\(error)") }
                 XCTAssertTrue(expected.contains("'brand'") && expected.contains("attributesForFaceting"), expected)
             }
         }

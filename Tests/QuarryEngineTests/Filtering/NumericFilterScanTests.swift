@@ -1,6 +1,7 @@
 @testable import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Numeric comparisons and ranges (built 64 documents per bitset word) match exactly the documents a
 /// per-document test would, including documents without the number, which never match.

@@ -1,6 +1,7 @@
 import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Geo search over `_geoloc`:
 /// 1. `aroundLatLng` ranks closer records first under `geo`; records without `_geoloc` go last;

@@ -1,6 +1,7 @@
 import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// `distinct` with `attributeForDistinct`:
 /// 1. keeps the best N hits per group after ranking; records without the attribute are their own group;

@@ -1,6 +1,7 @@
 @testable import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// An index split into several segments (as writes leave it) answers exactly like one built at once:
 /// same hits in the same order, `nbHits`, `nbSortedHits` and facets, for relevant sort at 100, 50

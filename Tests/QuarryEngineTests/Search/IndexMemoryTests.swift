@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarrySearchContract
 
 /// The memory breakdown counts every structure, and serving queries grows nothing but the bounded
 /// neighbour rows.

@@ -1,6 +1,7 @@
 @testable import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Fast paths agree with the plain ones:
 /// 1. Candidate collection has two ways to apply a further query word (scan its postings, or read the

@@ -1,6 +1,7 @@
 import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Builds small indexes from literal records and runs searches against them.
 struct SearchFixture {

@@ -1,6 +1,7 @@
 import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// What a hit carries:
 /// 1. `_highlightResult` marks only the typed part of a prefix (`<em>Clo</em>oney`), mirrors arrays and
@@ -112,10 +113,10 @@ final class SearchHitTests: XCTestCase {
     func testWrongParameterTypesAreNamed() {
         let settings = IndexSettings()
         XCTAssertThrowsError(try SearchParameters(json: ["page": -1], settings: settings)) {
-            XCTAssertEqual($0 as? EngineError, .invalidParameter(name: "page", expected: "a non-negative integer"))
+            XCTAssertEqual($0 as? BackendError, .invalidParameter(name: "page", expected: "a non-negative integer"))
         }
         XCTAssertThrowsError(try SearchParameters(json: ["query": 3], settings: settings)) {
-            XCTAssertEqual($0 as? EngineError, .invalidParameter(name: "query", expected: "a string"))
+            XCTAssertEqual($0 as? BackendError, .invalidParameter(name: "query", expected: "a string"))
         }
         XCTAssertThrowsError(try SearchParameters(json: ["typoTolerance": "maybe"], settings: settings))
         XCTAssertNoThrow(try SearchParameters(json: ["unknownKey": 1, "page": "2"], settings: settings))

@@ -2,6 +2,7 @@ import Foundation
 @testable import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// A snapshot's life:
 /// 1. `updating()` (upserts, replacements, deletions, many small batches) answers exactly as `build()` on the

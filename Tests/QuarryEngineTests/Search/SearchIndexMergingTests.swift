@@ -1,6 +1,7 @@
 @testable import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// The merge policy off the write path (ARCHITECTURE.md, "Segments and merges"):
 /// 1. a stream of batches, with the owner's background merges between them, keeps the segment count

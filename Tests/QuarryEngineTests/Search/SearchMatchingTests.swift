@@ -1,6 +1,7 @@
 import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Matching as the user types:
 /// 1. Algolia's prefix table over five sentences (`j`, `je b`, `jet b`) under each queryType.

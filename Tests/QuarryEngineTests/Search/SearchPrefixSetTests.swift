@@ -1,6 +1,7 @@
 @testable import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Short prefixes matched through `PrefixSets` (bitsets, with the word's attribute and exactness left to
 /// the ranker) give exactly the page, keys and counts of the postings/token strategies, on random

@@ -1,6 +1,7 @@
 import QuarryEngine
 import QuarryJSON
 import XCTest
+import QuarrySearchContract
 
 /// Tie-break ranking:
 /// 1. Each default criterion (typo, proximity, attribute, exact, custom) decides a tie left by the previous ones,

@@ -1,4 +1,5 @@
 import QuarryFilters
+import QuarrySearchContract
 
 /// Under which conditions are the hits found, and each facet attribute counted?
 ///
@@ -17,7 +18,7 @@ package struct ConditionPlan: Sendable {
     /// Disjunctive attribute → the values its group selects (listed with 0 when they match nothing).
     package let selected: [String: [String]]
 
-    package init(_ refinements: SearchRefinements) throws(EngineError) {
+    package init(_ refinements: SearchRefinements) throws(BackendError) {
         var expressions: [FilterExpression] = []
         var disjunctiveBit: [String: UInt64] = [:]
         var selected: [String: [String]] = [:]

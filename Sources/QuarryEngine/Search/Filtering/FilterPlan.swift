@@ -1,4 +1,5 @@
 import QuarryFilters
+import QuarrySearchContract
 
 /// For one search: which documents each segment's hits and facet counts may include.
 ///
@@ -20,7 +21,7 @@ struct FilterPlan {
     private(set) var selected: [String: [String]] = [:]
     var hasConditions: Bool { !(conditions.first?.isEmpty ?? true) }
 
-    init(index: SearchIndex, refinements: SearchRefinements) throws(EngineError) {
+    init(index: SearchIndex, refinements: SearchRefinements) throws(BackendError) {
         self.refinements = refinements
         universeDead = index.dead
         hitDead = index.dead

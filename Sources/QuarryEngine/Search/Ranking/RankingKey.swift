@@ -1,3 +1,5 @@
+import QuarrySearchContract
+
 /// How does one candidate compare with another under the configured `ranking`?
 ///
 /// Each criterion that can differ between documents becomes a bit field, packed most significant

@@ -1,5 +1,6 @@
 import QuarryFilters
 import QuarryJSON
+import QuarrySearchContract
 
 /// How are hits ordered when the ranking needs more than the packed key: the `geo` and `filters`
 /// criteria (`aroundLatLng`, `optionalFilters`), `distinct`, and relevant sort on a virtual replica?

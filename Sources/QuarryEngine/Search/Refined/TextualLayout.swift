@@ -1,3 +1,5 @@
+import QuarrySearchContract
+
 /// The textual criteria of `ranking` (all but `custom`, `asc`, `desc`), packed most significant
 /// first into two words so that comparing two hits, or checking that they tie on the first p
 /// criteria (relevant sort), is a couple of integer operations.

@@ -10,14 +10,14 @@ extension IndexSettings {
     package static let readOnlyNames: Set<String> = ["primary"]
 
     /// Settings parsed from a full object, e.g. an Algolia export.
-    public init(json: JSONObject) throws(EngineError) {
+    public init(json: JSONObject) throws(BackendError) {
         self.init()
         try merge(json)
     }
 
     /// A partial update: only the given keys change; `null` resets a key to its default.
     /// Throws on the first malformed value, leaving `self` unchanged.
-    public mutating func merge(_ json: JSONObject) throws(EngineError) {
+    public mutating func merge(_ json: JSONObject) throws(BackendError) {
         var updated = self
         for (name, value) in json {
             try updated.apply(name: name, value: value)
@@ -42,7 +42,7 @@ extension IndexSettings {
         "maxValuesPerFacet", "replicas", "relevancyStrictness",
     ]
 
-    private mutating func apply(name: String, value: JSON) throws(EngineError) {
+    private mutating func apply(name: String, value: JSON) throws(BackendError) {
         let current = Self.legacyNames[name] ?? name
         // Read-only: the engine knows which index is a replica of which.
         if Self.readOnlyNames.contains(current) { return }
@@ -116,7 +116,7 @@ extension IndexSettings {
     }
 
     /// true/false, their string forms (older exports), "min", "strict".
-    private static func typoTolerance(_ read: SettingsValueReader) throws(EngineError) -> TypoTolerance {
+    private static func typoTolerance(_ read: SettingsValueReader) throws(BackendError) -> TypoTolerance {
         switch read.value {
         case .bool(true), .string("true"): return .enabled
         case .bool(false), .string("false"): return .disabled
@@ -127,7 +127,7 @@ extension IndexSettings {
     }
 
     /// A boolean (true = 1 hit per group) or a count of hits per group.
-    private static func distinct(_ read: SettingsValueReader) throws(EngineError) -> Int {
+    private static func distinct(_ read: SettingsValueReader) throws(BackendError) -> Int {
         if case .bool(let b) = read.value { return b ? 1 : 0 }
         guard let count = read.value.intValue, (0...4).contains(count) else {
             throw read.fail("a boolean or an integer from 0 to 4")

@@ -9,7 +9,7 @@ public enum PositionEncoding: String, Sendable, CaseIterable {
 /// What exactly was asked: one search's parameters, with the index settings filling the gaps.
 ///
 /// Parsed from Algolia's parameter names. Unknown keys are ignored here (the server may warn); a
-/// known key with the wrong type throws `EngineError.invalidParameter` naming it and what it expects.
+/// known key with the wrong type throws `BackendError.invalidParameter` naming it and what it expects.
 /// Numbers and booleans are also accepted as strings, as Algolia's `params` query strings carry them.
 public struct SearchParameters: Sendable {
     public var query: String = ""
@@ -62,7 +62,7 @@ public struct SearchParameters: Sendable {
         refinements = SearchRefinements(settings: settings)
     }
 
-    public init(json: JSONObject, settings: IndexSettings, positionEncoding: PositionEncoding = .utf16) throws(EngineError) {
+    public init(json: JSONObject, settings: IndexSettings, positionEncoding: PositionEncoding = .utf16) throws(BackendError) {
         self.init(settings: settings, positionEncoding: positionEncoding)
         let p = ParameterReader(json)
         refinements = try SearchRefinements(json: json, settings: settings)
@@ -72,7 +72,7 @@ public struct SearchParameters: Sendable {
         if let v = try p.stringList("attributesToRetrieve") { attributesToRetrieve = v.contains("*") ? nil : v }
         if let v = try p.stringList("attributesToHighlight") { attributesToHighlight = v.contains("*") ? nil : v }
         if let v = try p.stringList("attributesToSnippet") {
-            attributesToSnippet = try v.map { (entry) throws(EngineError) in try Self.snippetAttribute(entry) }
+            attributesToSnippet = try v.map { (entry) throws(BackendError) in try Self.snippetAttribute(entry) }
         }
         if let v = try p.string("highlightPreTag") { highlightPreTag = v }
         if let v = try p.string("highlightPostTag") { highlightPostTag = v }
@@ -103,7 +103,7 @@ public struct SearchParameters: Sendable {
         }
     }
 
-    static func snippetAttribute(_ entry: String) throws(EngineError) -> SnippetAttribute {
+    static func snippetAttribute(_ entry: String) throws(BackendError) -> SnippetAttribute {
         guard let colon = entry.lastIndex(of: ":") else { return SnippetAttribute(attribute: entry) }
         guard let words = Int(entry[entry.index(after: colon)...]), words >= 0 else {
             throw .invalidParameter(name: "attributesToSnippet", expected: "entries like \"attribute\" or \"attribute:N\"")
@@ -111,7 +111,7 @@ public struct SearchParameters: Sendable {
         return SnippetAttribute(attribute: String(entry[..<colon]), words: words)
     }
 
-    static func typoTolerance(_ value: JSON) throws(EngineError) -> TypoTolerance {
+    static func typoTolerance(_ value: JSON) throws(BackendError) -> TypoTolerance {
         switch value {
         case .bool(true), .string("true"): return .enabled
         case .bool(false), .string("false"): return .disabled
@@ -123,18 +123,18 @@ public struct SearchParameters: Sendable {
 }
 
 /// Typed access to a parameter object, throwing the parameter's name and expectation on a mismatch.
-struct ParameterReader {
-    let json: JSONObject
+package struct ParameterReader {
+    package let json: JSONObject
 
-    init(_ json: JSONObject) { self.json = json }
+    package init(_ json: JSONObject) { self.json = json }
 
-    func string(_ name: String) throws(EngineError) -> String? {
+    package func string(_ name: String) throws(BackendError) -> String? {
         guard let value = json[name], !value.isNull else { return nil }
         guard let s = value.stringValue else { throw .invalidParameter(name: name, expected: "a string") }
         return s
     }
 
-    func int(_ name: String, min: Int, max: Int = Int.max, expected: String) throws(EngineError) -> Int? {
+    package func int(_ name: String, min: Int, max: Int = Int.max, expected: String) throws(BackendError) -> Int? {
         guard let value = json[name], !value.isNull else { return nil }
         let n: Int? = switch value {
         case .string(let s): Int(s)
@@ -144,7 +144,7 @@ struct ParameterReader {
         return n
     }
 
-    func bool(_ name: String) throws(EngineError) -> Bool? {
+    package func bool(_ name: String) throws(BackendError) -> Bool? {
         guard let value = json[name], !value.isNull else { return nil }
         switch value {
         case .bool(let b): return b
@@ -155,7 +155,7 @@ struct ParameterReader {
     }
 
     /// An array of strings, or one comma-separated string.
-    func stringList(_ name: String) throws(EngineError) -> [String]? {
+    package func stringList(_ name: String) throws(BackendError) -> [String]? {
         guard let value = json[name], !value.isNull else { return nil }
         switch value {
         case .string(let s):

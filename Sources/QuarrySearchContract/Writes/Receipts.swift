@@ -34,8 +34,8 @@ public struct IndexSummary: Sendable, Equatable {
 
     public func json() -> JSONObject {
         var object: JSONObject = [
-            "name": .string(name), "createdAt": .string(EngineTime.iso8601(createdAt)),
-            "updatedAt": .string(EngineTime.iso8601(updatedAt)), "entries": JSON(entries),
+            "name": .string(name), "createdAt": .string(WallTime.iso8601(createdAt)),
+            "updatedAt": .string(WallTime.iso8601(updatedAt)), "entries": JSON(entries),
             "dataSize": .int(dataSize), "fileSize": .int(fileSize), "lastBuildTimeS": JSON(lastBuildTimeS),
             "numberOfPendingTasks": 0, "pendingTask": false,
         ]

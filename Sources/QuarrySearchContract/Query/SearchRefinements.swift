@@ -40,7 +40,7 @@ public struct SearchRefinements: Sendable {
         public var path: [String]
 
         /// The selection down to level `level`, joined as stored in that level's attribute.
-        func value(atLevel level: Int) -> String { path[0...level].joined(separator: separator) }
+        package func value(atLevel level: Int) -> String { path[0...level].joined(separator: separator) }
     }
 
     public init(settings: IndexSettings) {
@@ -48,20 +48,20 @@ public struct SearchRefinements: Sendable {
     }
 
     /// True when the plain text search path answers alone.
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         filter.isEmpty && optionalFilters.isEmpty && disjunctive.isEmpty && hierarchical.isEmpty && facets == nil && geo == nil
     }
 
-    public init(json: JSONObject, settings: IndexSettings) throws(EngineError) {
+    public init(json: JSONObject, settings: IndexSettings) throws(BackendError) {
         self.init(settings: settings)
         let declared = Set(settings.attributesForFaceting.map(\.attribute))
-        func checked(_ expression: FilterExpression, _ name: String) throws(EngineError) -> FilterExpression {
+        func checked(_ expression: FilterExpression, _ name: String) throws(BackendError) -> FilterExpression {
             if let missing = expression.facetAttributes.sorted().first(where: { !declared.contains($0) }) {
                 throw Self.undeclared(missing, parameter: name)
             }
             return expression
         }
-        func parsed(_ name: String, _ parse: () throws(FilterSyntaxError) -> FilterExpression) throws(EngineError) -> FilterExpression {
+        func parsed(_ name: String, _ parse: () throws(FilterSyntaxError) -> FilterExpression) throws(BackendError) -> FilterExpression {
             let expression: FilterExpression
             do { expression = try parse() } catch { throw .invalidParameter(name: name, expected: "a valid filter (\(error))") }
             return try checked(expression, name)
@@ -143,12 +143,12 @@ public struct SearchRefinements: Sendable {
             : "'\(attribute)' is not declared for faceting; add \"\(attribute)\" to the index setting attributesForFaceting to count it"
     }
 
-    static func undeclared(_ attribute: String, parameter: String) -> EngineError {
+    static func undeclared(_ attribute: String, parameter: String) -> BackendError {
         .invalidParameter(name: parameter, expected: "filters on attributes declared for faceting: '\(attribute)' is not; "
             + "add \"\(attribute)\" (or \"filterOnly(\(attribute))\") to the index setting attributesForFaceting")
     }
 
-    private static func hierarchicalFacets(_ value: JSON, declared: Set<String>) throws(EngineError) -> [HierarchicalFacet] {
+    private static func hierarchicalFacets(_ value: JSON, declared: Set<String>) throws(BackendError) -> [HierarchicalFacet] {
         let expected = "an array of {attributes: [string], separator: string, path: string or null}"
         guard let items = value.arrayValue else { throw .invalidParameter(name: "hierarchicalFacets", expected: expected) }
         var result: [HierarchicalFacet] = []
@@ -176,7 +176,7 @@ public struct SearchRefinements: Sendable {
     static func split(_ text: String, _ separator: String) -> [String] {
         guard !separator.isEmpty else { return [text] }
         var parts: [String] = [], rest = Substring(text)
-        while let range = rest.range(of: separator) {
+        while let range = rest.firstRange(of: separator) {
             parts.append(String(rest[..<range.lowerBound]))
             rest = rest[range.upperBound...]
         }

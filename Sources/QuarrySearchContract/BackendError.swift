@@ -1,12 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Why the engine refused a call. Each case names what was wrong so the
-/// server can pass it on as a JSON-RPC error without guessing.
-public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Why a backend (the embedded engine or a Typesense cluster) refused a call. Each case names
+/// what was wrong, so that one mapping (`QuarryServer`'s `ResponseError(backend:)`) passes it on
+/// as a JSON-RPC error without guessing.
+public enum BackendError: Error, Sendable, Equatable, CustomStringConvertible {
     case indexNotFound(String)
     /// A search or write parameter: its name and what was expected.
     case invalidParameter(name: String, expected: String)
@@ -43,19 +38,6 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             "another quarry daemon owns \(directory); use `quarry connect` to talk to it"
         case .cancelled: "cancelled"
         case .unavailable(let state): "backend unavailable: \(state)"
-        }
-    }
-}
-
-extension EngineError {
-    /// A failed system call, by its `errno`: a full disk and an exhausted limit
-    /// get their own cases, so a client can tell them from a damaged store.
-    static func system(_ code: Int32, _ what: String) -> EngineError {
-        let reason = "\(what): \(String(cString: strerror(code)))"
-        switch code {
-        case ENOSPC, EDQUOT: return .diskFull(reason)
-        case EMFILE, ENFILE, ENOMEM: return .resourceExhausted(reason)
-        default: return .storage(reason)
         }
     }
 }

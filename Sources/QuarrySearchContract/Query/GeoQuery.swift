@@ -28,7 +28,7 @@ public struct GeoQuery: Sendable, Equatable {
     }
 
     /// nil when no geo parameter is given.
-    init?(json: JSONObject) throws(EngineError) {
+    init?(json: JSONObject) throws(BackendError) {
         if let value = json["aroundLatLng"], !value.isNull {
             let numbers = try Self.numbers(value, name: "aroundLatLng", expected: "\"lat,lng\"")
             guard numbers.count == 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else {
@@ -74,7 +74,7 @@ public struct GeoQuery: Sendable, Equatable {
         }
     }
 
-    private static func numbers(_ value: JSON, name: String, expected: String) throws(EngineError) -> [Double] {
+    private static func numbers(_ value: JSON, name: String, expected: String) throws(BackendError) -> [Double] {
         switch value {
         case .string(let text):
             let parts = text.split(separator: ",").map { Double(String($0).trimmingSpaces) }
@@ -90,7 +90,7 @@ public struct GeoQuery: Sendable, Equatable {
     }
 
     /// Whether a point passes the radius and boxes.
-    func contains(lat: Double, lng: Double) -> Bool {
+    package func contains(lat: Double, lng: Double) -> Bool {
         guard !lat.isNaN, !lng.isNaN else { return false }
         if let radius, let center, Self.distance(center.lat, center.lng, lat, lng) > radius { return false }
         if !polygons.isEmpty && !polygons.contains(where: { Self.inside(lat, lng, $0) }) { return false }
@@ -104,7 +104,7 @@ public struct GeoQuery: Sendable, Equatable {
         return true
     }
 
-    var excludes: Bool { radius != nil || !boxes.isEmpty || !polygons.isEmpty }
+    package var excludes: Bool { radius != nil || !boxes.isEmpty || !polygons.isEmpty }
 
     /// Even-odd ray casting on (lat, lng) as plane coordinates, as for small areas.
     static func inside(_ lat: Double, _ lng: Double, _ polygon: [Double]) -> Bool {
@@ -120,7 +120,7 @@ public struct GeoQuery: Sendable, Equatable {
     }
 
     /// Great-circle distance in meters (haversine on a 6,371 km sphere).
-    static func distance(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
+    package static func distance(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
         let r = 6_371_000.0, rad = Double.pi / 180
         let dLat = (lat2 - lat1) * rad, dLng = (lng2 - lng1) * rad
         let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLng / 2) * sin(dLng / 2)

@@ -6,19 +6,19 @@ struct SettingsValueReader {
     let name: String
     let value: JSON
 
-    func fail(_ expected: String) -> EngineError { .invalidSetting(name: name, expected: expected) }
+    func fail(_ expected: String) -> BackendError { .invalidSetting(name: name, expected: expected) }
 
-    func string() throws(EngineError) -> String {
+    func string() throws(BackendError) -> String {
         guard case .string(let s) = value else { throw fail("a string") }
         return s
     }
 
-    func bool() throws(EngineError) -> Bool {
+    func bool() throws(BackendError) -> Bool {
         guard case .bool(let b) = value else { throw fail("a boolean") }
         return b
     }
 
-    func int(in range: ClosedRange<Int> = 0...Int.max) throws(EngineError) -> Int {
+    func int(in range: ClosedRange<Int> = 0...Int.max) throws(BackendError) -> Int {
         guard let i = value.intValue, range.contains(i) else {
             throw fail(range.upperBound == Int.max
                 ? "an integer ≥ \(range.lowerBound)" : "an integer from \(range.lowerBound) to \(range.upperBound)")
@@ -26,7 +26,7 @@ struct SettingsValueReader {
         return i
     }
 
-    func strings() throws(EngineError) -> [String] {
+    func strings() throws(BackendError) -> [String] {
         guard case .array(let elements) = value else { throw fail("an array of strings") }
         var result: [String] = []
         for element in elements {
@@ -37,14 +37,14 @@ struct SettingsValueReader {
     }
 
     /// `nil` for null or `["*"]` (both mean every attribute).
-    func optionalStrings() throws(EngineError) -> [String]? {
+    func optionalStrings() throws(BackendError) -> [String]? {
         if value.isNull { return nil }
         let list = try strings()
         return list == ["*"] ? nil : list
     }
 
     /// Each string parsed by `element`, which returns nil when it is malformed.
-    func list<T>(_ expected: String, _ element: (String) -> T?) throws(EngineError) -> [T] {
+    func list<T>(_ expected: String, _ element: (String) -> T?) throws(BackendError) -> [T] {
         var result: [T] = []
         for text in try strings() {
             guard let parsed = element(text) else { throw fail("\(expected); got \"\(text)\"") }

@@ -4,17 +4,17 @@ import Glibc
 import Darwin
 #endif
 
-/// Wall-clock time as the engine stores it (ms since 1970) and shows it
+/// Wall-clock time as the backends store it (ms since 1970) and show it
 /// (ISO 8601, as Algolia's createdAt/updatedAt), without Foundation.
-enum EngineTime {
-    static func nowMS() -> Int64 {
+package enum WallTime {
+    package static func nowMS() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 
     /// `2024-05-01T12:34:56.789Z`
-    static func iso8601(_ ms: Int64) -> String {
+    package static func iso8601(_ ms: Int64) -> String {
         let seconds = ms.floorDiv(1000)
         let days = seconds.floorDiv(86400)
         let secondOfDay = seconds - days * 86400
@@ -28,7 +28,7 @@ enum EngineTime {
     }
 
     /// Proleptic Gregorian date of a day count (Howard Hinnant's days-to-civil algorithm).
-    static func civilDate(daysSince1970: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    package static func civilDate(daysSince1970: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = daysSince1970 + 719_468
         let era = z.floorDiv(146_097)
         let dayOfEra = z - era * 146_097

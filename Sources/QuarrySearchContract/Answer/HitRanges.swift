@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// One hit's `_matchRanges`, in the encoding the caller asked for and, when
 /// asked, in the other encodings too: a session's results are computed once
@@ -27,7 +28,7 @@ public struct HitRanges {
     }
 
     /// `utf8` are the engine's own offsets into `text`.
-    mutating func add(path: String, utf8 spans: [(Int, Int)], in text: String) {
+    package mutating func add(path: String, utf8 spans: [(Int, Int)], in text: String) {
         negotiated[path] = Self.json(MatchRanges.convert(spans, in: text, to: encoding))
         guard others != nil else { return }
         for other in PositionEncoding.allCases where other != encoding {
