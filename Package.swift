@@ -45,7 +45,7 @@ let package = Package(
             "QuarryJSON", "QuarryFilters", "QuarrySearchContract", "QuarrySync", "CSQLite", "CZstd", "CMalloc", "CPrefetch",
             .product(name: "Collections", package: "swift-collections"),
         ]),
-        .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters"]),
+        .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters", "QuarrySearchContract"]),
         // Where indices live: the protocol the server calls, met by the engine and by QuarryTypesense.
         .target(name: "QuarryBackend", dependencies: ["QuarryJSON", "QuarrySearchContract", "QuarryEngine", "QuarrySync"]),
         // Indices on a Typesense cluster; reuses the engine's settings, import readers and filters.
@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(name: "QuarrySearchContractTests", dependencies: ["QuarrySearchContract", "QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarrySearchContract", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
-        .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarryFilters", "QuarryJSON"]),
+        .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarrySearchContract", "QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryBackendTests", dependencies: ["QuarryBackend", "QuarrySearchContract", "QuarryEngine", "QuarryJSON"]),
         .testTarget(name: "QuarryTypesenseTests", dependencies: [
             "QuarryTypesense", "QuarryBackend", "QuarrySearchContract", "QuarryEngine", "QuarryFilters", "QuarryJSON", "QuarrySync",

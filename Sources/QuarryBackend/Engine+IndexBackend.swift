@@ -8,9 +8,7 @@ extension Engine: IndexBackend {
 
     public func health() -> JSONObject { ["ok": true] }
 
-    public func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        -> [Result<JSON, BackendError>]
-    {
-        searchEach(reads, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges)
+    public func searchBatch(_ reads: [BatchRead]) -> [Result<SearchAnswer, BackendError>] {
+        searchEach(reads)
     }
 }

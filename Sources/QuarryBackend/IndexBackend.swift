@@ -17,21 +17,18 @@ public protocol IndexBackend: Sendable {
 
     // MARK: Reads
 
-    /// An Algolia-shaped search response. Hits carry `_matchRanges` in
-    /// `positionEncoding`, and with `alsoOtherRanges` in every encoding
-    /// (session results are shared by connections that negotiated different ones).
-    func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        throws(BackendError) -> JSON
-    func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
-        throws(BackendError) -> JSON
+    /// A search's answer; its hits' match ranges are rendered in a connection's encoding where
+    /// the reply or push is written.
+    func search(index: String, query: SearchQuery) throws(BackendError) -> SearchResponse
+    func searchForFacetValues(index: String, query: FacetValueQuery) throws(BackendError) -> FacetValuesResponse
     /// Several reads answered together, in order, each with its own result: what a session asks on
     /// one keystroke. A cluster sends them as one request (`searchEach` is the one-by-one way).
-    func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool) -> [Result<JSON, BackendError>]
+    func searchBatch(_ reads: [BatchRead]) -> [Result<SearchAnswer, BackendError>]
     /// The index's settings with Algolia's names.
     func settings(index: String) throws(BackendError) -> JSONObject
     func listIndices(memory: Bool) throws(BackendError) -> [IndexSummary]
     func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(BackendError) -> [JSONObject?]
-    func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
+    func browse(index: String, from position: BrowsePosition, hitsPerPage: Int?, attributesToRetrieve: [String]?)
         throws(BackendError) -> BrowsePage
     /// The primary of a replica, nil for a primary or an unknown name (writes are ordered per primary).
     func primary(ofReplica name: String) -> String?
@@ -50,7 +47,7 @@ public protocol IndexBackend: Sendable {
     func copyIndex(_ name: String, to destination: String, records: Bool, settings: Bool, move: Bool)
         throws(BackendError) -> WriteReceipt
     /// Deletes every record the query and filters match, all or none.
-    func deleteBy(index: String, parameters: JSONObject) throws(BackendError) -> WriteReceipt
+    func deleteBy(index: String, query: SearchQuery) throws(BackendError) -> WriteReceipt
     /// All or nothing unless `skipInvalid`: a failed or cancelled import leaves the index as it was.
     func importRecords(
         index: String, from path: String, format: ImportFormat?, settings: JSONObject?, skipInvalid: Bool,

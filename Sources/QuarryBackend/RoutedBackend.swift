@@ -33,30 +33,21 @@ public struct RoutedBackend: IndexBackend {
         isRemote(index) ? remote : local
     }
 
-    public func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        throws(BackendError) -> JSON
-    {
-        try backend(for: index).search(index: index, parameters: parameters, positionEncoding: positionEncoding,
-                                       alsoOtherRanges: alsoOtherRanges)
+    public func search(index: String, query: SearchQuery) throws(BackendError) -> SearchResponse {
+        try backend(for: index).search(index: index, query: query)
     }
 
-    public func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
-        throws(BackendError) -> JSON
-    {
-        try backend(for: index).searchForFacetValues(index: index, attribute: attribute, parameters: parameters,
-                                                     positionEncoding: positionEncoding)
+    public func searchForFacetValues(index: String, query: FacetValueQuery) throws(BackendError) -> FacetValuesResponse {
+        try backend(for: index).searchForFacetValues(index: index, query: query)
     }
 
     /// The cluster's reads as one batch, the engine's as another, answered in the given order.
-    public func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        -> [Result<JSON, BackendError>]
-    {
+    public func searchBatch(_ reads: [BatchRead]) -> [Result<SearchAnswer, BackendError>] {
         let remoteAt = reads.indices.filter { isRemote(reads[$0].index) }
         let localAt = reads.indices.filter { !isRemote(reads[$0].index) }
-        var answers = [Result<JSON, BackendError>](repeating: .failure(.indexNotFound("")), count: reads.count)
+        var answers = [Result<SearchAnswer, BackendError>](repeating: .failure(.indexNotFound("")), count: reads.count)
         for (backend, positions) in [(remote, remoteAt), (local, localAt)] where !positions.isEmpty {
-            let results = backend.searchBatch(positions.map { reads[$0] }, positionEncoding: positionEncoding,
-                                              alsoOtherRanges: alsoOtherRanges)
+            let results = backend.searchBatch(positions.map { reads[$0] })
             for (position, result) in zip(positions, results) { answers[position] = result }
         }
         return answers
@@ -85,11 +76,10 @@ public struct RoutedBackend: IndexBackend {
         try backend(for: index).getObjects(objectIDs, index: index, attributesToRetrieve: attributesToRetrieve)
     }
 
-    public func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
+    public func browse(index: String, from position: BrowsePosition, hitsPerPage: Int?, attributesToRetrieve: [String]?)
         throws(BackendError) -> BrowsePage
     {
-        try backend(for: index).browse(index: index, parameters: parameters, cursor: cursor, hitsPerPage: hitsPerPage,
-                                       attributesToRetrieve: attributesToRetrieve)
+        try backend(for: index).browse(index: index, from: position, hitsPerPage: hitsPerPage, attributesToRetrieve: attributesToRetrieve)
     }
 
     public func primary(ofReplica name: String) -> String? {
@@ -131,8 +121,8 @@ public struct RoutedBackend: IndexBackend {
         return try backend(for: name).copyIndex(name, to: destination, records: records, settings: settings, move: move)
     }
 
-    public func deleteBy(index: String, parameters: JSONObject) throws(BackendError) -> WriteReceipt {
-        try backend(for: index).deleteBy(index: index, parameters: parameters)
+    public func deleteBy(index: String, query: SearchQuery) throws(BackendError) -> WriteReceipt {
+        try backend(for: index).deleteBy(index: index, query: query)
     }
 
     public func importRecords(

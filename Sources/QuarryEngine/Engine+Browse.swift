@@ -5,27 +5,25 @@ extension Engine {
     /// The largest page `browse` returns, as Algolia's.
     public static let browseMaxHitsPerPage = 1000
 
-    /// One page of every record matching `parameters` (a query and filtering
-    /// parameters, as `search` takes them), in the order the index ranks ties
+    /// One page of every record matching a query (its words and filters, as
+    /// `search` reads them), in the order the index ranks ties
     /// in (records in the order they were first added), not capped by
-    /// `paginationLimitedTo`. The first call passes the parameters; later calls
-    /// pass only the cursor, which carries them (and the page size and
+    /// `paginationLimitedTo`. The first call passes the query; later calls
+    /// pass only the cursor, which carries it (and the page size and
     /// attributes, which a later call may change).
     ///
     /// A record that exists throughout a browse is returned exactly once (a
     /// replaced record keeps its place); one added during it is returned; one
     /// deleted before its page is read is not returned.
     public func browse(
-        index name: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int? = nil,
-        attributesToRetrieve: [String]? = nil
+        index name: String, from position: BrowsePosition, hitsPerPage: Int? = nil, attributesToRetrieve: [String]? = nil
     ) throws(BackendError) -> BrowsePage {
-        var browse = BrowseCursor(index: name, after: "", parameters: parameters, hitsPerPage: Self.browseMaxHitsPerPage,
-                                  attributesToRetrieve: nil)
+        var browse: BrowseCursor
         var after: Int64? = nil
-        if let cursor {
-            if let key = parameters.keys.first {
-                throw .invalidParameter(name: key, expected: "absent when 'cursor' is given (the cursor carries the query and filters)")
-            }
+        switch position {
+        case .start(let query):
+            browse = BrowseCursor(index: name, after: "", query: query, hitsPerPage: Self.browseMaxHitsPerPage, attributesToRetrieve: nil)
+        case .cursor(let cursor):
             browse = try BrowseCursor(decoding: cursor, index: name)
             guard let docID = Int64(browse.after) else {
                 throw .invalidParameter(name: "cursor", expected: "a cursor returned by a previous browse")
@@ -38,11 +36,11 @@ extension Engine {
         guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
         let matches: DocumentMatches?
         let nbHits: Int
-        if Self.matchesEverything(browse.parameters) {
+        if browse.query.matchesEverything {
             matches = nil
             nbHits = snapshot.index.documentCount
         } else {
-            let search = try SearchParameters(json: browse.parameters, settings: snapshot.settings)
+            let search = try SearchParameters(query: browse.query, settings: snapshot.settings)
             matches = try snapshot.index.matches(search)
             nbHits = matches?.count ?? 0
         }
@@ -57,13 +55,6 @@ extension Engine {
             next = browse.encoded
         }
         return BrowsePage(hits: hits, cursor: next, nbHits: nbHits)
-    }
-
-    /// No query words and no filtering parameter: the store alone answers.
-    private static func matchesEverything(_ parameters: JSONObject) -> Bool {
-        parameters.allSatisfy { key, value in
-            value.isNull || (key == "query" && value.stringValue?.allSatisfy { $0 == " " } == true)
-        }
     }
 
     /// The record with only `names` (nil: all), `objectID` always.

@@ -126,20 +126,16 @@ public final class Engine: Sendable {
     /// SQLite by docID; in the instant between a commit and the snapshot swap
     /// they can already show that commit (a record it deleted reads as nil).
     public func search(
-        index name: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16,
-        alsoOtherRanges: Bool = false
-    ) throws(BackendError) -> JSON {
+        index name: String, query: SearchQuery
+    ) throws(BackendError) -> SearchResponse {
         let (index, replica) = try resolve(name)
         guard let snapshot = index.views.view(replica) else { throw .indexNotFound(name) }
-        var parameters = try SearchParameters(json: parameters, settings: snapshot.settings, positionEncoding: positionEncoding)
-        parameters.alsoOtherRanges = alsoOtherRanges
-        return try index.readers.withSource { (records) throws(BackendError) -> JSON in
-            try snapshot.index.search(parameters, records: records).json()
+        let parameters = try SearchParameters(query: query, settings: snapshot.settings)
+        return try index.readers.withSource { (records) throws(BackendError) -> SearchResponse in
+            try snapshot.index.search(parameters, records: records)
         }
     }
 
-    /// The hit member that holds the match ranges in `encoding` when `alsoOtherRanges` is set.
-    public static func rangesKey(for encoding: PositionEncoding) -> String { HitRanges.key(for: encoding) }
 
     // MARK: Index handles
 

@@ -23,6 +23,18 @@ extension FilterExpression {
     }
 }
 
+extension FilterExpression {
+    /// One group of a session's filter state as the expression its rendering (`renderedGroup`)
+    /// parses to: the same order, the same duplicates dropped; nil for an empty group.
+    public static func group(_ atoms: some Sequence<FilterAtom>, joinedBy join: FilterJoin) -> FilterExpression? {
+        var seen: [String: FilterAtom] = [:]
+        for atom in atoms where seen[atom.rendered()] == nil { seen[atom.rendered()] = atom }
+        guard !seen.isEmpty else { return nil }
+        let ordered = seen.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }.compactMap { seen[$0] }
+        return join == .or ? FilterExpression(clauses: [ordered]) : FilterExpression(clauses: ordered.map { [$0] })
+    }
+}
+
 /// The operator inside a group of filters.
 public enum FilterJoin: String, Sendable, Hashable {
     case and = "AND"

@@ -31,7 +31,7 @@ extension Server {
 
     func deleteIndex(_ request: DeleteIndexRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
         let deleted = try backendCall { () throws(BackendError) in try backend.deleteIndex(request.index) }
-        guard deleted else { throw suggestingIndex(ResponseError(engine: .indexNotFound(request.index)), for: request.index) }
+        guard deleted else { throw suggestingIndex(ResponseError(backend: .indexNotFound(request.index)), for: request.index) }
         return WriteResponse(objectIDs: nil, taskID: 0)
     }
 
@@ -45,7 +45,8 @@ extension Server {
     }
 
     func deleteBy(_ request: DeleteByRequest, _ context: RequestContext) throws(ResponseError) -> WriteResponse {
-        let receipt = try backendCall { () throws(BackendError) in try backend.deleteBy(index: request.index, parameters: request.parameters) }
+        let query = try backendCall { () throws(BackendError) in try SearchQuery(json: request.parameters) }
+        let receipt = try backendCall { () throws(BackendError) in try backend.deleteBy(index: request.index, query: query) }
         return WriteResponse(objectIDs: nil, taskID: receipt.taskID)
     }
 
@@ -67,8 +68,9 @@ extension Server {
 
     func browse(_ request: BrowseRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let page = try backendCall { () throws(BackendError) in
-            try backend.browse(index: request.index, parameters: request.parameters, cursor: request.cursor,
-                              hitsPerPage: request.hitsPerPage, attributesToRetrieve: request.attributesToRetrieve)
+            let position = try BrowsePosition(cursor: request.cursor, parameters: request.parameters)
+            return try backend.browse(index: request.index, from: position, hitsPerPage: request.hitsPerPage,
+                                      attributesToRetrieve: request.attributesToRetrieve)
         }
         return JSONResponse(.object(page.json()))
     }
@@ -81,16 +83,15 @@ extension Server {
     func search(_ request: SearchRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
         let encoding = context.connection.positionEncoding
         return JSONResponse(try backendCall { () throws(BackendError) in
-            try backend.search(index: request.index, parameters: request.parameters, positionEncoding: encoding, alsoOtherRanges: false)
+            try backend.search(index: request.index, query: try SearchQuery(json: request.parameters)).json(in: encoding)
         })
     }
 
     func searchForFacetValues(_ request: SearchForFacetValuesRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        let encoding = context.connection.positionEncoding
-        return JSONResponse(try backendCall { () throws(BackendError) in
-            try backend.searchForFacetValues(index: request.index, attribute: request.attribute, parameters: request.parameters,
-                                            positionEncoding: encoding)
-        })
+        JSONResponse(.object(try backendCall { () throws(BackendError) in
+            let query = try FacetValueQuery(attribute: request.attribute, json: request.parameters)
+            return try backend.searchForFacetValues(index: request.index, query: query).json
+        }))
     }
 
     func importFile(_ request: ImportFileRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
@@ -123,8 +124,8 @@ extension Server {
         do {
             return try body()
         } catch {
-            guard case .indexNotFound(let name) = error else { throw ResponseError(engine: error) }
-            throw suggestingIndex(ResponseError(engine: error), for: name)
+            guard case .indexNotFound(let name) = error else { throw ResponseError(backend: error) }
+            throw suggestingIndex(ResponseError(backend: error), for: name)
         }
     }
 
@@ -149,39 +150,5 @@ extension ProgressNotification {
         self.init(token: token, kind: .report, message: "\(progress.records) records", percentage: min(99, percentage),
                   details: ["records": JSON(progress.records), "skipped": JSON(progress.skipped),
                             "bytes": .int(progress.bytesRead), "totalBytes": .int(progress.totalBytes)])
-    }
-}
-
-extension ResponseError {
-    /// Engine errors on the wire: bad parameters are -32602 naming the
-    /// parameter; a missing index or a bad record is -32602 too (the request
-    /// named something that cannot be used). A full disk, a failing store and
-    /// an exhausted limit have codes of their own; -32603 is left for bugs.
-    init(engine error: BackendError) {
-        switch error {
-        case .invalidParameter(let name, _):
-            self = .invalidParams("invalid params: \(error)", parameter: name)
-        case .invalidSetting(let name, _):
-            self = .invalidParams("invalid params: \(error)", parameter: "settings.\(name)")
-        case .indexNotFound:
-            self = .invalidParams("invalid params: \(error)", parameter: "index")
-        case .invalidRecord:
-            self = .invalidParams("invalid params: \(error)")
-        case .cancelled:
-            self = .cancelled
-        case .diskFull:
-            self = ResponseError(code: .diskFull, message: "\(error); nothing was written, and writes work again once space is freed",
-                                 data: ["reason": "diskFull"])
-        case .storage:
-            self = ResponseError(code: .storageFailure, message: "\(error); nothing was written", data: ["reason": "storage"])
-        case .resourceExhausted:
-            self = ResponseError(code: .resourceExhausted, message: "\(error); nothing was written",
-                                 data: ["reason": "resourceExhausted"])
-        case .unavailable:
-            self = ResponseError(code: .backendUnavailable, message: "\(error); a write that got this was not applied",
-                                 data: ["reason": "backendUnavailable"])
-        case .directoryLocked:
-            self = .internalError("internal error: \(error)")
-        }
     }
 }

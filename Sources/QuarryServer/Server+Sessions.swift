@@ -151,13 +151,13 @@ extension Server {
         let plan = try sessionCall(LoadPageRequest.self) { () throws(SessionError) in
             try sessions.session(request.session).pagePlan(searcher: request.searcher, page: request.page, version: request.stateVersion)
         }
-        let result = try sessionCall(LoadPageRequest.self) { () throws(SessionError) -> JSON in
+        let result = try sessionCall(LoadPageRequest.self) { () throws(SessionError) -> SearcherResult in
             guard let (searcher, request) = plan.requests.first else { throw .searcherNotFound(request.searcher) }
             return try SearchResults.result(searcher, request, state: plan.state, backend: sessionBackend)
         }
         return JSONResponse(["session": .string(request.session), "stateVersion": JSON(plan.version),
                              "searcher": .string(request.searcher),
-                             "result": SessionRanges.result(result, for: context.connection.positionEncoding)])
+                             "result": result.json(in: context.connection.positionEncoding)])
     }
 
     // MARK: Support
@@ -195,23 +195,15 @@ extension Server {
 
 extension ResponseError {
     /// A superseded version is LSP's ContentModified (-32801); a refused
-    /// parameter or an unknown session or searcher is -32602; the engine's
-    /// storage or a limit -32010 to -32012, as for index methods; anything else -32603.
+    /// parameter or an unknown session or searcher is -32602; the backend's
+    /// errors are mapped as for index methods (`init(backend:)`).
     init(session error: SessionError, method: String) {
         switch error {
         case .superseded(_, let current):
             self = ResponseError(code: .contentModified, message: "content modified: \(error)",
                                  data: ["parameter": "stateVersion", "stateVersion": JSON(current)])
-        case .backend:
-            self = .internalError("internal error: \(error)")
-        case .unavailable(let reason, _):
-            let code: ErrorCode = switch reason {
-            case "diskFull": .diskFull
-            case "resourceExhausted": .resourceExhausted
-            case "backendUnavailable": .backendUnavailable
-            default: .storageFailure
-            }
-            self = ResponseError(code: code, message: "\(error)", data: ["reason": .string(reason)])
+        case .backend(let backendError):
+            self = ResponseError(backend: backendError)
         default:
             self = .invalidParams("invalid params for '\(method)': \(error)", parameter: error.parameter)
         }

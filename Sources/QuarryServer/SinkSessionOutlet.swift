@@ -25,7 +25,7 @@ struct SinkSessionOutlet: SessionOutlet {
                 let encoding = self.encoding(subscriber)
                 let bytes = encoded[encoding] ?? JSONWriter.encode(ResultsUpdatedNotification(
                     session: session, stateVersion: version,
-                    results: results.map { SessionRanges.result($0, for: encoding) }, exhaustive: exhaustive).message)
+                    results: results.map { $0.json(in: encoding) }, exhaustive: exhaustive).message)
                 encoded[encoding] = bytes
                 send(bytes, to: subscriber, key: "results:\(session)")
             }

@@ -1,7 +1,8 @@
 import QuarryFilters
+import QuarrySearchContract
 
-/// The filter state as Algolia's `filters` string (A1), and split the way the
-/// engine's disjunctive faceting needs it.
+/// The filter state as Algolia's `filters` string (A1), and as the typed filters a search is
+/// asked, split the way disjunctive faceting needs them.
 extension FilterState {
     /// Every group, in A1 order, each parenthesised, joined with ` AND `; `""` when empty.
     public func rendered() -> String {
@@ -21,23 +22,24 @@ extension FilterState {
         return attributes.count == 1 ? attributes.first : nil
     }
 
-    /// What the engine is sent: `filters` without the disjunctive or-groups and
-    /// without hierarchical groups (sent as `hierarchicalFacets`), and
-    /// `disjunctiveFilters`, one rendered string per disjunctive attribute.
-    public func engineFilters() -> (filters: String, disjunctive: [(attribute: String, filters: String)]) {
-        var base: [String] = []
-        var disjunctive: [String: [String]] = [:]
+    /// What a search is asked (protocol/sessions.md, "Filter state"): the state without its
+    /// disjunctive or-groups and without hierarchical groups (asked as hierarchical selections),
+    /// and per disjunctive attribute, its or-groups. Each group is the expression its rendering
+    /// (`rendered()`) parses to, so a search built here equals one read from those strings.
+    public func searchFilters() -> (filter: FilterExpression, disjunctive: [SearchQuery.DisjunctiveGroup]) {
+        var base = FilterExpression.all
+        var disjunctive: [String: FilterExpression] = [:]
         for group in orderedGroupIDs {
-            guard let text = renderedGroup(group) else { continue }
+            guard let expression = FilterExpression.group(filters(in: group), joinedBy: group.join) else { continue }
             if case .hierarchical = group { continue }
             if let attribute = disjunctiveAttribute(of: group) {
-                disjunctive[attribute, default: []].append(text)
+                disjunctive[attribute, default: .all] = disjunctive[attribute, default: .all].combined(with: expression)
             } else {
-                base.append(text)
+                base = base.combined(with: expression)
             }
         }
         let attributes = disjunctive.keys.sorted { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }
-        return (Self.join(base), attributes.map { ($0, Self.join(disjunctive[$0] ?? [])) })
+        return (base, attributes.map { SearchQuery.DisjunctiveGroup(attribute: $0, filter: disjunctive[$0] ?? .all) })
     }
 
     static func join(_ groups: [String]) -> String { groups.joined(separator: " AND ") }

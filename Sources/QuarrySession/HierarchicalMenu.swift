@@ -69,8 +69,8 @@ public struct HierarchicalMenu: Sendable, Hashable {
         try state.replace(group, with: [.facet(attributes[depth], .string(path))])
     }
 
-    /// What the engine is sent in `hierarchicalFacets`.
-    public func engineJSON(path: String?) -> JSON {
+    /// `{attributes, separator, path}`, as the session's state lists the menu.
+    public func json(path: String?) -> JSON {
         ["attributes": .array(attributes.map(JSON.string)), "separator": .string(separator), "path": path.map(JSON.string) ?? .null]
     }
 }

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// One attribute's facet values as a frontend lists them (protocol/sessions.md,
 /// "Selection and refinement lists"): each with `count` and `isRefined`,
@@ -12,12 +13,11 @@ public struct RefinementList: Sendable, Equatable {
 
     public var items: [Item]
 
-    /// `counts` as the engine returned them ({value: count}); `isRefined`
-    /// tells selected values (lower-cased); `selected` are the selected values
-    /// as written, added at count 0 when the counts lack them.
-    public init(counts: JSONObject, isRefined: (String) -> Bool, selected: [String], order: [FacetOrder]) {
-        var items = counts.map { Item(value: $0.key, count: $0.value.intValue ?? 0, isRefined: isRefined($0.key)) }
-        let present = Set(counts.keys.map { $0.lowercased() })
+    /// `counts` as the backend returned them; `isRefined` tells selected values (lower-cased);
+    /// `selected` are the selected values as written, added at count 0 when the counts lack them.
+    public init(counts: [FacetCounts.Value], isRefined: (String) -> Bool, selected: [String], order: [FacetOrder]) {
+        var items = counts.map { Item(value: $0.value, count: $0.count, isRefined: isRefined($0.value)) }
+        let present = Set(counts.map { $0.value.lowercased() })
         for value in selected where !present.contains(value.lowercased()) {
             items.append(Item(value: value, count: 0, isRefined: true))
         }

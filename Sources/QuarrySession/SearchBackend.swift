@@ -1,31 +1,29 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// How sessions reach the engine, without depending on it: the server adapts
 /// its `Engine`, tests use fakes. Every method may be called from any thread.
 /// Errors are `SessionError`s (`.invalidParameter` for a missing index or a
 /// bad parameter, `.backend` otherwise).
 public protocol SearchBackend: Sendable {
-    /// An Algolia-shaped search response (see `SearchPlan` for the parameters).
-    func search(index: String, parameters: JSONObject) throws(SessionError) -> JSONObject
-    /// `{facetHits: [{value, highlighted, count}], …}`.
-    func searchForFacetValues(index: String, attribute: String, parameters: JSONObject) throws(SessionError) -> JSONObject
+    func search(index: String, query: SearchQuery) throws(SessionError) -> SearchResponse
+    func searchForFacetValues(index: String, query: FacetValueQuery) throws(SessionError) -> FacetValuesResponse
     /// The index's settings with Algolia's names (`primary`, `replicas`, `relevancyStrictness`).
     func settings(index: String) throws(SessionError) -> JSONObject
-    /// Every request of one plan (`.emptyHits` answers nothing), each with its own outcome, in
+    /// Every request of one plan (`.emptyHits` answers nil), each with its own outcome, in
     /// order: a cluster sends them as one request per keystroke.
-    func searchAll(_ requests: [SearchPlan.Request]) -> [Result<JSONObject, SessionError>]
+    func searchAll(_ requests: [SearchPlan.Request]) -> [Result<SearchAnswer?, SessionError>]
 }
 
 extension SearchBackend {
     /// One request at a time.
-    public func searchAll(_ requests: [SearchPlan.Request]) -> [Result<JSONObject, SessionError>] {
+    public func searchAll(_ requests: [SearchPlan.Request]) -> [Result<SearchAnswer?, SessionError>] {
         requests.map { request in
             do throws(SessionError) {
                 switch request {
-                case .hits(let index, let parameters): return .success(try search(index: index, parameters: parameters))
-                case .facetValues(let index, let attribute, let parameters):
-                    return .success(try searchForFacetValues(index: index, attribute: attribute, parameters: parameters))
-                case .emptyHits: return .success([:])
+                case .hits(let index, let query): return .success(.search(try search(index: index, query: query)))
+                case .facetValues(let index, let query): return .success(.facetValues(try searchForFacetValues(index: index, query: query)))
+                case .emptyHits: return .success(nil)
                 }
             } catch {
                 return .failure(error)

@@ -1,22 +1,20 @@
+import QuarryFilters
 import QuarryJSON
+import QuarrySearchContract
 
-/// What one state version asks of the engine: per searcher, the request the
-/// engine contract defines. Derived on the session's queue, run on a worker.
+/// What one state version asks of the backend: per searcher, a typed query built straight from
+/// the state. Derived on the session's queue, run on a worker.
 public struct SearchPlan: Sendable {
     public enum Request: Sendable {
-        /// `search(index, parameters)`.
-        case hits(index: String, parameters: JSONObject)
+        case hits(index: String, query: SearchQuery)
         /// Nothing to ask: an empty query with `showItemsOnEmptyQuery` false.
         case emptyHits(hitsPerPage: Int?)
-        /// `searchForFacetValues(index, attribute, parameters)`.
-        case facetValues(index: String, attribute: String, parameters: JSONObject)
+        case facetValues(index: String, query: FacetValueQuery)
     }
 
-    /// Which counts the hits searches ask for (the `counts` search parameter, protocol/methods/search.md):
-    /// `fast` lets a cluster answer sooner with estimates, which `Session` then completes.
-    public enum Counts: String, Sendable {
-        case exact, fast
-    }
+    /// Which counts the hits searches ask for: `fast` lets a cluster answer sooner with estimates,
+    /// which `Session` then completes.
+    public typealias Counts = SearchCounts
 
     public let version: Int
     public let state: SessionState
@@ -32,15 +30,16 @@ public struct SearchPlan: Sendable {
         self.page = page
         self.searcherID = searcherID
         let searchers = state.searchers.filter { searcherID == nil || $0.id == searcherID }
-        // Rendered once per version, shared by every searcher's request.
-        let filters = state.filters.engineFilters()
-        let menus: JSON? = state.menus.isEmpty
-            ? nil : .array(state.orderedMenus.map { $0.engineJSON(path: $0.path(in: state.filters)) })
+        // Built once per version, shared by every searcher's request.
+        let filters = state.filters.searchFilters()
+        let menus = state.orderedMenus.map { menu in
+            SearchQuery.HierarchicalSelection(attributes: menu.attributes, separator: menu.separator, selected: menu.path(in: state.filters))
+        }
         requests = searchers.map { searcher in
             var request = Self.request(for: searcher, in: state, page: page, filters: filters, menus: menus)
-            if counts == .fast, case .hits(let index, var parameters) = request {
-                parameters["counts"] = .string(counts.rawValue)
-                request = .hits(index: index, parameters: parameters)
+            if case .hits(let index, var query) = request {
+                query.counts = counts
+                request = .hits(index: index, query: query)
             }
             return (searcher, request)
         }
@@ -51,58 +50,44 @@ public struct SearchPlan: Sendable {
         SearchPlan(version: version, state: state, page: page, only: searcherID, counts: .exact)
     }
 
-    /// The engine contract (what the engine's part 2 implements):
-    /// - hits: Algolia's params (`query`, `page`, `hitsPerPage`, `attributesTo…`,
-    ///   `facets`) plus `filters` = the state minus disjunctive or-groups and
-    ///   minus hierarchical groups; `disjunctiveFilters` {attribute: that
-    ///   attribute's or-group clauses}: hits and `nbHits` satisfy `filters` and
-    ///   every disjunctive clause, and the counts of each such attribute relax its
-    ///   own clauses only; `hierarchicalFacets` [{attributes, separator, path}]:
-    ///   hits are filtered on the level of `path` (`"A > B"` on `attributes[1]`),
-    ///   and each level's counts, under `facets[level]`, relax the deeper
-    ///   selections (level k is filtered on the path's prefix at level k − 1);
-    ///   `relevancyStrictness` when the relevant-sort toggle set it.
-    /// - facet values: `facetQuery` (the session's query), `filters`, and the
-    ///   other attributes' `disjunctiveFilters` and `hierarchicalFacets` applied
-    ///   as filters; the searcher's own attribute's or-group clauses are relaxed.
+    /// What each searcher asks (protocol/sessions.md):
+    /// - hits: the query, page and the searcher's attributes and facets, filtered by the state minus
+    ///   its disjunctive or-groups and its hierarchical groups; each disjunctive attribute's or-groups
+    ///   as a disjunctive group, whose own counts relax them; each menu as a hierarchical selection
+    ///   (hits filtered on the level of its path, each level's counts relaxing the deeper ones); the
+    ///   relevant-sort strictness when the toggle set it.
+    /// - facet values: the session's query as `facetQuery`, under the same filters, the other
+    ///   attributes' disjunctive groups and the menus; the searcher's own or-groups are relaxed.
     static func request(
         for searcher: Searcher, in state: SessionState, page: Int,
-        filters rendered: (filters: String, disjunctive: [(attribute: String, filters: String)]), menus: JSON?
+        filters: (filter: FilterExpression, disjunctive: [SearchQuery.DisjunctiveGroup]),
+        menus: [SearchQuery.HierarchicalSelection]
     ) -> Request {
-        let (filters, disjunctive) = rendered
-        var parameters: JSONObject = [:]
-        if !filters.isEmpty { parameters["filters"] = .string(filters) }
+        var query = SearchQuery()
+        if !filters.filter.isEmpty { query.filters = [SearchQuery.NamedFilter(parameter: "filters", expression: filters.filter)] }
+        query.hierarchical = menus
         switch searcher.kind {
         case .hits(let hits):
             // Blank is empty, as the engine reads a query of spaces alone.
             if state.query.allSatisfy(\.isWhitespace) && !hits.showItemsOnEmptyQuery {
                 return .emptyHits(hitsPerPage: hits.hitsPerPage)
             }
-            parameters["query"] = .string(state.query)
-            parameters["page"] = JSON(page)
-            if let value = hits.hitsPerPage { parameters["hitsPerPage"] = JSON(value) }
-            if let value = hits.attributesToRetrieve { parameters["attributesToRetrieve"] = strings(value) }
-            if let value = hits.attributesToHighlight { parameters["attributesToHighlight"] = strings(value) }
-            if let value = hits.attributesToSnippet { parameters["attributesToSnippet"] = strings(value) }
+            query.query = state.query
+            query.page = page
+            query.hitsPerPage = hits.hitsPerPage
+            query.attributesToRetrieve = hits.attributesToRetrieve
+            query.attributesToHighlight = hits.attributesToHighlight
+            // Entries were checked when the searcher was added (`HitsSearcherSpec`).
+            query.attributesToSnippet = hits.attributesToSnippet?.compactMap { try? SearchQuery.snippetAttribute($0) }
             let levels = state.orderedMenus.flatMap(\.attributes)
             let facets = hits.facets + levels.filter { !hits.facets.contains($0) }
-            if !facets.isEmpty { parameters["facets"] = strings(facets) }
-            if !disjunctive.isEmpty { parameters["disjunctiveFilters"] = object(disjunctive) }
-            if let menus { parameters["hierarchicalFacets"] = menus }
-            if let value = hits.relevancyStrictness { parameters["relevancyStrictness"] = JSON(value) }
-            return .hits(index: hits.index, parameters: parameters)
+            if !facets.isEmpty { query.facets = facets }
+            query.disjunctive = filters.disjunctive
+            query.relevancyStrictness = hits.relevancyStrictness
+            return .hits(index: hits.index, query: query)
         case .facets(let facets):
-            parameters["facetQuery"] = .string(state.query)
-            let others = disjunctive.filter { $0.attribute != facets.attribute }
-            if !others.isEmpty { parameters["disjunctiveFilters"] = object(others) }
-            if let menus { parameters["hierarchicalFacets"] = menus }
-            return .facetValues(index: facets.index, attribute: facets.attribute, parameters: parameters)
+            query.disjunctive = filters.disjunctive.filter { $0.attribute != facets.attribute }
+            return .facetValues(index: facets.index, query: FacetValueQuery(attribute: facets.attribute, facetQuery: state.query, search: query))
         }
-    }
-
-    private static func strings(_ values: [String]) -> JSON { .array(values.map(JSON.string)) }
-
-    private static func object(_ pairs: [(attribute: String, filters: String)]) -> JSON {
-        .object(JSONObject(pairs.map { ($0.attribute, JSON.string($0.filters)) }, uniquingKeysWith: { first, _ in first }))
     }
 }

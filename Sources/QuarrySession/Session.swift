@@ -35,7 +35,7 @@ public final class Session: @unchecked Sendable {
     private var resultsVersion: [SubscriberID: Int] = [:]
     private var searchInFlight = false
     private var searchPending = false
-    private var latestResults: (version: Int, results: [JSON], exhaustive: Bool)?
+    private var latestResults: (version: Int, results: [SearcherResult], exhaustive: Bool)?
     private var completionInFlight = false
     /// The plan to complete once the running completion ends (if still current then).
     private var completionWanted: SearchPlan?
@@ -152,7 +152,7 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    private func searchFinished(_ plan: SearchPlan, results: [JSON]) {
+    private func searchFinished(_ plan: SearchPlan, results: [SearcherResult]) {
         searchInFlight = false
         let exhaustive = SearchResults.exhaustive(results)
         deliver(version: plan.version, results: results, exhaustive: exhaustive)
@@ -177,7 +177,7 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    private func completionFinished(_ plan: SearchPlan, results: [JSON]) {
+    private func completionFinished(_ plan: SearchPlan, results: [SearcherResult]) {
         completionInFlight = false
         // Only while no newer version exists, so never after a newer version's first answer; and
         // only exact counts replace estimates (a failed search keeps them).
@@ -190,7 +190,7 @@ public final class Session: @unchecked Sendable {
         }
     }
 
-    private func deliver(version searched: Int, results: [JSON], exhaustive: Bool) {
+    private func deliver(version searched: Int, results: [SearcherResult], exhaustive: Bool) {
         if searched >= (latestResults?.version ?? 0) { latestResults = (searched, results, exhaustive) }
         let targets = subscribers.filter { (toldVersion[$0] ?? .max) <= searched }
         for subscriber in targets {

@@ -1,5 +1,8 @@
+import QuarrySearchContract
+
 /// Why a session change or read was refused. The server maps each case to a
-/// JSON-RPC error (`invalidParameter`, `…NotFound`: -32602; `superseded`: -32801).
+/// JSON-RPC error (`invalidParameter`, `…NotFound`: -32602; `superseded`: -32801;
+/// `backend`: as the backend's error is mapped for every method).
 public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `parameter` is the param's path (`filter.value`, `searcher`); `reason` says what was expected.
     case invalidParameter(_ parameter: String, _ reason: String)
@@ -7,11 +10,8 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case searcherNotFound(String)
     /// A page was asked for a state version the session has moved past.
     case superseded(requested: Int, current: Int)
-    /// The engine refused a call made while applying the change.
-    case backend(String)
-    /// The engine's storage or a resource limit failed the call: `reason` is
-    /// `diskFull`, `storage` or `resourceExhausted`, as the wire's `data.reason`.
-    case unavailable(reason: String, String)
+    /// The backend refused a call made while applying the change or running a search.
+    case backend(BackendError)
 
     public var description: String {
         switch self {
@@ -20,8 +20,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .searcherNotFound(let id): "the session has no searcher \"\(id)\""
         case .superseded(let requested, let current):
             "state version \(requested) was superseded: the session is at version \(current)"
-        case .backend(let message): message
-        case .unavailable(_, let message): message
+        case .backend(let error): error.description
         }
     }
 
@@ -32,7 +31,9 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sessionNotFound: "session"
         case .searcherNotFound: "searcher"
         case .superseded: "stateVersion"
-        case .backend, .unavailable: nil
+        case .backend(.invalidParameter(let name, _)): name
+        case .backend(.indexNotFound): "index"
+        case .backend: nil
         }
     }
 }

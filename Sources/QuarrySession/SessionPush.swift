@@ -12,7 +12,7 @@ public enum SessionPush: Sendable {
     case stateChanged(session: String, version: Int, state: JSON)
     /// `exhaustive`: every count in `results` is exact. A first answer that is not is followed by
     /// the exact one, of the same version, unless a newer version started (`Session`).
-    case resultsUpdated(session: String, version: Int, results: [JSON], exhaustive: Bool)
+    case resultsUpdated(session: String, version: Int, results: [SearcherResult], exhaustive: Bool)
 }
 
 /// Where pushes go. Called on the session's queue, so one session's pushes

@@ -9,7 +9,7 @@ extension SessionState {
             "filterGroups": .array(filters.orderedGroupIDs.map(groupJSON)),
             "hierarchicalMenus": .array(orderedMenus.map { menu in
                 var object: JSONObject = ["name": .string(menu.name)]
-                object.merge(menu.engineJSON(path: menu.path(in: filters)).objectValue ?? [:]) { first, _ in first }
+                object.merge(menu.json(path: menu.path(in: filters)).objectValue ?? [:]) { first, _ in first }
                 return .object(object)
             }),
             "searchers": .array(searchers.map(\.json)),

@@ -1,5 +1,6 @@
 import Foundation
 import QuarryJSON
+import QuarrySearchContract
 import QuarrySession
 
 /// A backend that answers every search with one canned response, counts
@@ -49,11 +50,11 @@ final class FakeBackend: SearchBackend, @unchecked Sendable {
         for _ in 0..<64 { held?.signal() }
     }
 
-    func search(index: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
-        let fast = parameters["counts"]?.stringValue == "fast"
+    func search(index: String, query: SearchQuery) throws(SessionError) -> SearchResponse {
+        let fast = query.counts == .fast
         let gate = lock.withLock { () -> DispatchSemaphore? in
             _calls += 1
-            _queries.append(parameters["query"]?.stringValue ?? "")
+            _queries.append(query.query)
             _counts.append(fast ? "fast" : "exact")
             _inFlight += 1
             _maxInFlight = max(_maxInFlight, _inFlight)
@@ -61,20 +62,20 @@ final class FakeBackend: SearchBackend, @unchecked Sendable {
         }
         gate?.wait()
         defer { lock.withLock { _inFlight -= 1 } }
-        if failing.contains(index) { throw .invalidParameter("index", "an existing index") }
+        if failing.contains(index) { throw .backend(.indexNotFound(index)) }
         var answer = response
-        answer["query"] = parameters["query"]
+        answer["query"] = .string(query.query)
         if estimates {
             let exact = JSON.bool(!fast)
             answer["exhaustive"] = ["nbHits": exact, "typo": exact, "facetsCount": exact]
             answer["exhaustiveNbHits"] = exact
         }
-        return answer
+        return SearchResponse(canned: answer)
     }
 
-    func searchForFacetValues(index: String, attribute: String, parameters: JSONObject) throws(SessionError) -> JSONObject {
+    func searchForFacetValues(index: String, query: FacetValueQuery) throws(SessionError) -> FacetValuesResponse {
         lock.withLock { _calls += 1 }
-        return response
+        return FacetValuesResponse(canned: response)
     }
 
     func settings(index: String) throws(SessionError) -> JSONObject {
@@ -107,7 +108,8 @@ final class RecordingOutlet: SessionOutlet, @unchecked Sendable {
         switch push {
         case .stateChanged(_, let version, let state): entry = Received(method: "stateChanged", version: version, query: state["query"]?.stringValue)
         case .resultsUpdated(_, let version, let results, let exhaustive):
-            entry = Received(method: "resultsUpdated", version: version, query: results.first?["query"]?.stringValue, exhaustive: exhaustive)
+            entry = Received(method: "resultsUpdated", version: version, query: results.first?.fields["query"]?.stringValue,
+                             exhaustive: exhaustive)
         }
         lock.withLock { for subscriber in subscribers { received[subscriber, default: []].append(entry) } }
     }

@@ -97,9 +97,11 @@ final class FilterStateTests: XCTestCase {
         try state.add(.facet("size", "M"), to: .or("mixed", .facet))
         try state.add(.facet("kind", "x"), to: .or("mixed", .facet))
         try state.add(.facet("stock", true), to: .and("stock"))
-        let (filters, disjunctive) = state.engineFilters()
-        XCTAssertEqual(filters, #"( "kind":"x" OR "size":"M" ) AND ( "price" < 20 ) AND ( "stock":true )"#)
+        // What a search is asked equals what these `filters` strings parse to.
+        let (filter, disjunctive) = state.searchFilters()
+        XCTAssertEqual(filter, try FilterParser.parse(#"( "kind":"x" OR "size":"M" ) AND ( "price" < 20 ) AND ( "stock":true )"#))
         XCTAssertEqual(disjunctive.map(\.attribute), ["brand", "color"])
-        XCTAssertEqual(disjunctive.map(\.filters), [#"( "brand":"acme" )"#, #"( "color":"blue" OR "color":"red" )"#])
+        XCTAssertEqual(disjunctive.map(\.filter), [try FilterParser.parse(#"( "brand":"acme" )"#),
+                                                   try FilterParser.parse(#"( "color":"blue" OR "color":"red" )"#)])
     }
 }

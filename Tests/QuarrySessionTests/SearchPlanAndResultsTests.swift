@@ -1,5 +1,6 @@
 import QuarryFilters
 import QuarryJSON
+import QuarrySearchContract
 import QuarrySession
 import XCTest
 
@@ -26,25 +27,24 @@ final class SearchPlanAndResultsTests: XCTestCase {
 
     func testHitsRequestFollowsTheEngineContract() throws {
         let plan = SearchPlan(version: 4, state: try state())
-        guard case .hits(let index, let parameters) = plan.requests[0].request else { return XCTFail("hits expected") }
+        guard case .hits(let index, let query) = plan.requests[0].request else { return XCTFail("hits expected") }
         XCTAssertEqual(index, "songs")
-        XCTAssertEqual(parameters["query"], "mu")
-        XCTAssertEqual(parameters["page"], 0)
-        XCTAssertEqual(parameters["hitsPerPage"], 5)
-        XCTAssertEqual(parameters["attributesToRetrieve"], ["title"])
-        XCTAssertEqual(parameters["facets"], ["genre", "year"])
-        XCTAssertEqual(parameters["filters"], #"( "rating" >= 3 )"#)
-        XCTAssertEqual(parameters["disjunctiveFilters"], ["genre": #"( "genre":"Jazz" OR "genre":"rock" )"#, "year": #"( "year":1999 )"#])
-        XCTAssertNil(parameters["relevancyStrictness"])
+        // Built from the filter state, the query equals the one an edge reads from these parameters.
+        XCTAssertEqual(query, try SearchQuery(json: [
+            "query": "mu", "page": 0, "hitsPerPage": 5, "attributesToRetrieve": ["title"], "facets": ["genre", "year"],
+            "filters": #"( "rating" >= 3 )"#,
+            "disjunctiveFilters": ["genre": #"( "genre":"Jazz" OR "genre":"rock" )"#, "year": #"( "year":1999 )"#],
+        ]))
+        XCTAssertNil(query.relevancyStrictness)
     }
 
     func testFacetsSearcherRelaxesItsOwnAttribute() throws {
         let plan = SearchPlan(version: 4, state: try state())
-        guard case .facetValues(let index, let attribute, let parameters) = plan.requests[1].request else { return XCTFail("facets expected") }
-        XCTAssertEqual([index, attribute], ["artists", "genre"])
-        XCTAssertEqual(parameters["facetQuery"], "mu")
-        XCTAssertEqual(parameters["filters"], #"( "rating" >= 3 )"#)
-        XCTAssertEqual(parameters["disjunctiveFilters"], ["year": #"( "year":1999 )"#])
+        guard case .facetValues(let index, let query) = plan.requests[1].request else { return XCTFail("facets expected") }
+        XCTAssertEqual([index, query.attribute], ["artists", "genre"])
+        XCTAssertEqual(query, try FacetValueQuery(attribute: "genre", json: [
+            "facetQuery": "mu", "filters": #"( "rating" >= 3 )"#, "disjunctiveFilters": ["year": #"( "year":1999 )"#],
+        ]))
     }
 
     func testEmptyQueryWithoutItemsAsksNothing() throws {
@@ -66,7 +66,7 @@ final class SearchPlanAndResultsTests: XCTestCase {
         let backend = FakeBackend(response: [
             "hits": [], "nbHits": 3,
             "facets": ["genre": ["pop": 7, "Rock": 2, "blues": 7, "folk": 1], "year": ["2001": 4]],
-            "facets_stats": ["year": ["min": 2001, "max": 2001]],
+            "facets_stats": ["year": ["min": 2001, "max": 2001, "avg": 2001, "sum": 8004]],
         ])
         let results = SearchResults.run(SearchPlan(version: 4, state: try state()), backend: backend)
         XCTAssertEqual(results[0]["searcher"], "s1")
@@ -78,12 +78,12 @@ final class SearchPlanAndResultsTests: XCTestCase {
             ["value": "folk", "count": 1, "isRefined": false],
         ])
         XCTAssertEqual(results[0]["facets"]?["year"], [["value": "1999", "count": 0, "isRefined": true], ["value": "2001", "count": 4, "isRefined": false]])
-        XCTAssertEqual(results[0]["facets_stats"], ["year": ["min": 2001, "max": 2001]])
+        XCTAssertEqual(results[0]["facets_stats"], ["year": ["min": 2001, "max": 2001, "avg": 2001, "sum": 8004]])
         XCTAssertNil(results[0]["relevantSort"])
     }
 
     func testSearcherChoosesItsFacetOrder() {
-        let counts: JSONObject = ["b": 1, "a": 2, "c": 3]
+        let counts = FacetCounts(attribute: "x", values: [("b", 1), ("a", 2), ("c", 3)]).values
         let list = RefinementList(counts: counts, isRefined: { $0 == "c" }, selected: [], order: [.alpha])
         XCTAssertEqual(list.items.map(\.value), ["a", "b", "c"])
         let byCount = RefinementList(counts: counts, isRefined: { $0 == "b" }, selected: [], order: [.count])

@@ -1,5 +1,6 @@
 import QuarryFilters
 import QuarryJSON
+import QuarrySearchContract
 import QuarrySession
 import XCTest
 
@@ -69,12 +70,14 @@ final class SelectionAndHierarchyTests: XCTestCase {
         try session.selectHierarchical(name: "cat", attributes: ["lvl0", "lvl1"], separator: " > ", path: "A > B")
         try session.filters.add(.facet("brand", "x"), to: .and("brand"))
         XCTAssertEqual(session.filters.rendered(), #"( "brand":"x" ) AND ( "lvl1":"A > B" )"#)
-        guard case .hits(_, let parameters) = SearchPlan(version: 1, state: session).requests[0].request else {
+        guard case .hits(_, let query) = SearchPlan(version: 1, state: session).requests[0].request else {
             return XCTFail("expected a hits request")
         }
-        XCTAssertEqual(parameters["filters"], #"( "brand":"x" )"#)
-        XCTAssertEqual(parameters["hierarchicalFacets"], [["attributes": ["lvl0", "lvl1"], "separator": " > ", "path": "A > B"]])
-        XCTAssertEqual(parameters["facets"], ["lvl0", "lvl1"])
+        XCTAssertEqual(query.filter, try FilterParser.parse(#"( "brand":"x" )"#))
+        XCTAssertEqual(query.hierarchical, try SearchQuery(json: [
+            "hierarchicalFacets": [["attributes": ["lvl0", "lvl1"], "separator": " > ", "path": "A > B"]],
+        ]).hierarchical)
+        XCTAssertEqual(query.facets, ["lvl0", "lvl1"])
     }
 
     func testHierarchicalLevelsAreRefinedAlongThePath() throws {

@@ -105,9 +105,9 @@ final class SessionSequencingTests: XCTestCase {
         }
         XCTAssertThrowsError(try session.pagePlan(searcher: id, page: 2, version: 9))
         let plan = try session.pagePlan(searcher: id, page: 2, version: 2)
-        guard case .hits(_, let parameters) = plan.requests.first?.request else { return XCTFail("hits expected") }
-        XCTAssertEqual(parameters["page"], 2)
-        XCTAssertEqual(parameters["query"], "x")
+        guard case .hits(_, let query) = plan.requests.first?.request else { return XCTFail("hits expected") }
+        XCTAssertEqual(query.page, 2)
+        XCTAssertEqual(query.query, "x")
     }
 
     func testAFailedChangeChangesNothing() throws {

@@ -2,6 +2,7 @@ import Foundation
 import QuarryBackend
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 import QuarrySync
 import QuarryTypesense
 import XCTest
@@ -48,28 +49,38 @@ final class BatchLiveTests: XCTestCase {
         _ = try backend.saveObjects(records, index: "things")
 
         let reads: [BatchRead] = [
-            .search(index: "things", parameters: [
+            .search(index: "things", query: try SearchQuery(json: [
                 "query": "c", "hitsPerPage": 5, "facets": ["color", "category.lvl0", "category.lvl1"], "counts": "fast",
                 "disjunctiveFilters": ["color": "color:red OR color:blue"],
-                "hierarchicalFacets": [["attributes": ["category.lvl0", "category.lvl1"], "separator": " > ", "path": "Books"]]]),
-            .facetValues(index: "things", attribute: "category.lvl0", parameters: ["facetQuery": "boo"]),
+                "hierarchicalFacets": [["attributes": ["category.lvl0", "category.lvl1"], "separator": " > ", "path": "Books"]]])),
+            .facetValues(index: "things", query: try FacetValueQuery(attribute: "category.lvl0", json: ["facetQuery": "boo"])),
         ]
-        let warm = backend.searchBatch(reads, positionEncoding: .utf16, alsoOtherRanges: true)
+        let warm = backend.searchBatch(reads)
         XCTAssertEqual(warm.count, 2)
         Thread.sleep(forTimeInterval: 1.2)  // past the catalogue's second of trust
         for _ in 0..<3 {
             let mark = transport.count
-            let batch = backend.searchBatch(reads, positionEncoding: .utf16, alsoOtherRanges: true)
+            let batch = backend.searchBatch(reads)
             XCTAssertEqual(transport.mine(since: mark), ["/multi_search"])
-            let each = backend.searchEach(reads, positionEncoding: .utf16, alsoOtherRanges: true)
+            let each = backend.searchEach(reads)
             for (together, alone) in zip(batch, each) {
-                var a = try together.get().objectValue ?? [:], b = try alone.get().objectValue ?? [:]
+                var a = try together.get().wireJSON, b = try alone.get().wireJSON
                 a["processingTimeMS"] = nil
                 b["processingTimeMS"] = nil
                 XCTAssertEqual(JSON.object(a), JSON.object(b))
             }
-            XCTAssertEqual(try batch[0].get()["exhaustive"]?["nbHits"], false)
-            XCTAssertNotNil(try batch[1].get()["facetHits"]?.arrayValue?.first)
+            XCTAssertEqual(try batch[0].get().wireJSON["exhaustive"]?["nbHits"], false)
+            XCTAssertNotNil(try batch[1].get().wireJSON["facetHits"]?.arrayValue?.first)
+        }
+    }
+}
+
+extension SearchAnswer {
+    /// As a UTF-16 connection is sent it.
+    var wireJSON: JSONObject {
+        switch self {
+        case .search(let response): response.json(in: .utf16).objectValue ?? [:]
+        case .facetValues(let response): response.json
         }
     }
 }

@@ -31,8 +31,7 @@ final class HighlightHitTests: XCTestCase {
         let all = try XCTUnwrap(JSONParser.parse(HighlightFixtures.json).arrayValue)
         let object = try XCTUnwrap(all.compactMap(\.objectValue).first { $0["name"]?.stringValue == name }, name, file: file, line: line)
         let settings = try IndexSettings(json: object["settings"]?.objectValue ?? [:])
-        var parameters = try SearchParameters(json: object["params"]?.objectValue ?? [:], settings: settings, positionEncoding: .utf16)
-        parameters.alsoOtherRanges = true
+        let parameters = try SearchParameters(json: object["params"]?.objectValue ?? [:], settings: settings)
         return Case(settings: settings, parameters: parameters,
                     records: (object["records"]?.arrayValue ?? []).compactMap(\.objectValue),
                     hits: (object["hits"]?.arrayValue ?? []).compactMap(\.objectValue))
@@ -45,7 +44,7 @@ final class HighlightHitTests: XCTestCase {
         for hit in c.hits {
             guard let id = hit["document"]?["id"]?.stringValue,
                   let record = c.records.first(where: { $0["objectID"]?.stringValue == id }) else { continue }
-            result[id] = highlighter.members(record: record, typesenseHit: hit, parameters: c.parameters)
+            result[id] = highlighter.wireMembers(record: record, typesenseHit: hit, parameters: c.parameters)
         }
         return result
     }
@@ -56,7 +55,7 @@ final class HighlightHitTests: XCTestCase {
         let index = SearchIndex.build(settings: c.settings, records: pairs)
         let response = try index.search(c.parameters, records: InMemoryRecords(pairs))
         var result: [String: JSONObject] = [:]
-        for hit in response.hits { if let id = hit["objectID"]?.stringValue { result[id] = hit } }
+        for hit in response.hits { if let id = hit["objectID"]?.stringValue { result[id] = hit.wireJSON } }
         return result
     }
 
@@ -177,7 +176,7 @@ final class HighlightHitTests: XCTestCase {
         let hit = try XCTUnwrap(c.hits.first)
         let record = try XCTUnwrap(c.records.first)
         let legacy = HitHighlighter(settings: c.settings)
-            .members(record: record, highlights: hit["highlights"]?.arrayValue ?? [], parameters: c.parameters)
+            .wireMembers(record: record, highlights: hit["highlights"]?.arrayValue ?? [], parameters: c.parameters)
         let list = try XCTUnwrap(legacy["_highlightResult"]?["list"]?.arrayValue)
         XCTAssertEqual(list.map { $0["matchLevel"]?.stringValue ?? "" }.filter { $0 == "full" }.count, 5)
         XCTAssertEqual(list[9]["value"], "x10 apple")

@@ -36,7 +36,7 @@ final class SearchAssemblyTests: XCTestCase {
         let results = try SearchFixtures.results(fixture)
         return Self.comparable(try TypesenseSearch.search(
             index: "fx", parameters: parameters, settings: settings, collection: "fx", fields: SearchFixtures.fields,
-            positionEncoding: .utf16, alsoOtherRanges: false, highlighting: NoHighlighting(), filter: SearchFixtures.filter
+            positionEncoding: .utf16, highlighting: NoHighlighting(), filter: SearchFixtures.filter
         ) { (requests) throws(BackendError) -> [JSONObject] in
             XCTAssertEqual(requests.count, results.count)
             return results
@@ -95,15 +95,15 @@ final class SearchAssemblyTests: XCTestCase {
         XCTAssertEqual(FacetAssembly.values(counts, limit: 3, alpha: false, selected: ["pink", "A"]).map(\.0), ["x", "10", "a", "pink"])
         XCTAssertEqual(FacetAssembly.values(counts, limit: 2, alpha: true, selected: []).map(\.0), ["10", "2.5"])
         XCTAssertEqual(FacetAssembly.values(counts, limit: 0, alpha: false, selected: ["q"]).map(\.1), [0])
-        XCTAssertEqual(FacetAssembly.stats(counts), ["min": 2.5, "max": 10, "avg": 7.5, "sum": 22.5])
-        XCTAssertNil(FacetAssembly.stats([("x", 1)]))
+        XCTAssertEqual(FacetAssembly.stats(counts, of: "n")?.json, ["min": 2.5, "max": 10, "avg": 7.5, "sum": 22.5])
+        XCTAssertNil(FacetAssembly.stats([("x", 1)], of: "n"))
     }
 
     func testRefusedSearchesBecomeEngineErrors() throws {
         let settings = try SearchFixtures.indexSettings()
         let run = { (answer: JSONObject) throws -> JSON in
             try TypesenseSearch.search(index: "fx", parameters: ["query": "g"], settings: settings, collection: "fx",
-                                       fields: SearchFixtures.fields, positionEncoding: .utf16, alsoOtherRanges: false,
+                                       fields: SearchFixtures.fields, positionEncoding: .utf16,
                                        highlighting: nil, filter: SearchFixtures.filter) { (_) throws(BackendError) -> [JSONObject] in [answer] }
         }
         XCTAssertThrowsError(try run(["code": 404, "error": "Not found."])) { XCTAssertEqual($0 as? BackendError, .indexNotFound("fx")) }

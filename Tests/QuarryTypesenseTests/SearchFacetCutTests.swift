@@ -92,7 +92,7 @@ final class SearchFacetCutTests: XCTestCase {
             index: "fx", parameters: ["query": "g", "facets": ["color", "brand"], "maxValuesPerFacet": 2,
                                       "disjunctiveFilters": ["color": "color:c1 OR color:zz"]],
             settings: try SearchFixtures.indexSettings(), collection: "quarry_fx", fields: SearchFixtures.fields,
-            positionEncoding: .utf16, alsoOtherRanges: false, highlighting: NoHighlighting(), filter: SearchFixtures.filter
+            positionEncoding: .utf16, highlighting: NoHighlighting(), filter: SearchFixtures.filter
         ) { (requests) throws(BackendError) -> [JSONObject] in
             sent.append(requests)
             if sent.count == 1 { return first }

@@ -47,5 +47,7 @@ enum SearchFixtures {
 /// Adds nothing: highlighting is tested on its own (`HighlightHitTests`).
 struct NoHighlighting: HitHighlighting {
     func typesenseParameters(for parameters: SearchParameters, queryBy: [String]) -> JSONObject { [:] }
-    func members(record: JSONObject, typesenseHit: JSONObject, parameters: SearchParameters) -> JSONObject { [:] }
+    func members(record: JSONObject, typesenseHit: JSONObject, parameters: SearchParameters) -> (members: JSONObject, ranges: HitRanges) {
+        ([:], HitRanges())
+    }
 }

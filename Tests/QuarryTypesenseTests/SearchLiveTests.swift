@@ -61,7 +61,7 @@ final class SearchLiveTests: XCTestCase {
                 let expected = try engine.search(index: "live", parameters: parameters)
                 let actual = try TypesenseSearch.search(
                     index: "live", parameters: parameters, settings: settings, collection: "live", fields: fields,
-                    positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+                    positionEncoding: .utf16, highlighting: nil, multiSearch: client.multiSearch)
                 let context = "\(query) \(JSONWriter.string(.object(refinement)))"
                 XCTAssertEqual(actual["nbHits"], expected["nbHits"], context)
                 XCTAssertEqual(actual["facets"], expected["facets"], context)
@@ -77,7 +77,7 @@ final class SearchLiveTests: XCTestCase {
             let parameters: JSONObject = ["query": .string(query), "typoTolerance": "min", "facets": ["color"], "hitsPerPage": 1000]
             let actual = try TypesenseSearch.search(
                 index: "live", parameters: parameters, settings: settings, collection: "live", fields: fields,
-                positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+                positionEncoding: .utf16, highlighting: nil, multiSearch: client.multiSearch)
             let expected = try engine.search(index: "live", parameters: parameters)
             XCTAssertEqual(actual["nbHits"], expected["nbHits"], "min \(query)")
             XCTAssertEqual(actual["facets"], expected["facets"], "min \(query)")
@@ -101,7 +101,7 @@ final class SearchLiveTests: XCTestCase {
             let parameters: JSONObject = ["query": .string(query)]
             let actual = try TypesenseSearch.search(
                 index: "small", parameters: parameters, settings: settings, collection: "small", fields: smallFields,
-                positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+                positionEncoding: .utf16, highlighting: nil, multiSearch: client.multiSearch)
             return [Self.ids(actual), Self.ids(try engine.search(index: "small", parameters: parameters))]
         }
         XCTAssertEqual(try both("giver"), [["5", "4"], ["5"]])
@@ -113,7 +113,7 @@ final class SearchLiveTests: XCTestCase {
                                 ["insideBoundingBox": [[44, 1, 49, 6]]], ["aroundLatLng": "45,5"]] {
             let actual = try TypesenseSearch.search(
                 index: "small", parameters: geo, settings: settings, collection: "small", fields: smallFields,
-                positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+                positionEncoding: .utf16, highlighting: nil, multiSearch: client.multiSearch)
             let expected = try engine.search(index: "small", parameters: geo)
             XCTAssertEqual(actual["nbHits"], expected["nbHits"], JSONWriter.string(.object(geo)))
             // Hits tied on every sort key (no centre here) come in each backend's own order.
@@ -127,7 +127,7 @@ final class SearchLiveTests: XCTestCase {
         replica.isVirtualReplica = true
         let relevant = try TypesenseSearch.search(
             index: "small", parameters: ["query": "apply", "relevancyStrictness": 80], settings: replica, collection: "small",
-            fields: smallFields, positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+            fields: smallFields, positionEncoding: .utf16, highlighting: nil, multiSearch: client.multiSearch)
         XCTAssertEqual(relevant["appliedRelevancyStrictness"], 80)
         XCTAssertEqual(relevant["nbHits"], 3)
 
@@ -149,7 +149,7 @@ final class SearchLiveTests: XCTestCase {
                     let expected = try engine.search(index: "live", parameters: parameters)
                     let actual = try TypesenseSearch.search(
                         index: "live", parameters: parameters, settings: distinctSettings, collection: "keyed", fields: keyed,
-                        positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+                        positionEncoding: .utf16, highlighting: nil, multiSearch: client.multiSearch)
                     for key in ["nbHits", "nbPages", "facets"] {
                         XCTAssertEqual(actual[key], expected[key], "\(key) \(query) \(distinct) \(page)")
                     }
@@ -168,7 +168,7 @@ final class SearchLiveTests: XCTestCase {
             let expected = try engine.searchForFacetValues(index: "live", attribute: "brand", parameters: parameters)
             let actual = try TypesenseSearch.searchForFacetValues(
                 index: "live", attribute: "brand", parameters: parameters, settings: settings, collection: "live", fields: fields,
-                positionEncoding: .utf16, multiSearch: client.multiSearch)
+                multiSearch: client.multiSearch)
             XCTAssertEqual(actual["facetHits"], expected["facetHits"], facetQuery)
             XCTAssertFalse(actual["facetHits"]?.arrayValue?.isEmpty ?? true, facetQuery)
         }
@@ -176,7 +176,7 @@ final class SearchLiveTests: XCTestCase {
         // optionalFilters sort the hits passing one first (`_eval` over the real translator's filter).
         let optional = try TypesenseSearch.search(
             index: "live", parameters: ["query": "", "optionalFilters": ["color:white"], "hitsPerPage": 1000], settings: settings,
-            collection: "live", fields: fields, positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil,
+            collection: "live", fields: fields, positionEncoding: .utf16, highlighting: nil,
             multiSearch: client.multiSearch)
         let colors = optional["hits"]?.arrayValue?.compactMap { $0["color"]?.stringValue } ?? []
         let whites = colors.filter { $0 == "white" }.count
@@ -191,7 +191,7 @@ final class SearchLiveTests: XCTestCase {
             }.count
             let actual = try TypesenseSearch.search(
                 index: "live", parameters: ["query": .string(letter)], settings: settings, collection: "live", fields: fields,
-                positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+                positionEncoding: .utf16, highlighting: nil, multiSearch: client.multiSearch)
             XCTAssertEqual(actual["nbHits"]?.intValue, expected, letter)
         }
     }
@@ -252,7 +252,7 @@ final class SearchLiveTests: XCTestCase {
             calls = 0
             let actual = try TypesenseSearch.search(
                 index: "ties", parameters: parameters, settings: settings, collection: "ties", fields: fields,
-                positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: counted)
+                positionEncoding: .utf16, highlighting: nil, multiSearch: counted)
             let expected = try engine.search(index: "ties", parameters: parameters)
             let context = JSONWriter.string(.object(refinement))
             XCTAssertEqual(actual["nbHits"], expected["nbHits"], context)
@@ -262,7 +262,7 @@ final class SearchLiveTests: XCTestCase {
         }
         let labels = try TypesenseSearch.search(
             index: "ties", parameters: ["facets": ["label"], "maxValuesPerFacet": 10], settings: settings, collection: "ties",
-            fields: fields, positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil, multiSearch: client.multiSearch)
+            fields: fields, positionEncoding: .utf16, highlighting: nil, multiSearch: client.multiSearch)
         XCTAssertEqual(labels["facets"]?["label"]?.objectValue?.keys.map { $0 }, ["v0", "v1", "v10", "v100", "v101", "v102", "v103", "v104",
                                                                                   "v105", "v106"])
     }

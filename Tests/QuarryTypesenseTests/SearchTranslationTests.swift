@@ -188,7 +188,7 @@ final class SearchTranslationTests: XCTestCase {
         let settings = try SearchFixtures.indexSettings()
         let backend = { (json: JSONObject) throws(BackendError) -> JSON in
             try TypesenseSearch.search(index: "fx", parameters: json, settings: settings, collection: "c", fields: SearchFixtures.fields,
-                                       positionEncoding: .utf16, alsoOtherRanges: false, highlighting: nil,
+                                       positionEncoding: .utf16, highlighting: nil,
                                        filter: SearchFixtures.filter) { (_) throws(BackendError) -> [JSONObject] in
                 throw .unavailable("not called")
             }

@@ -7,23 +7,23 @@ import QuarrySearchContract
 package struct BrowseCursor: Equatable {
     package var index: String
     package var after: String
-    /// The query and filtering parameters the browse started with.
-    package var parameters: JSONObject
+    /// The query and filters the browse started with.
+    package var query: SearchQuery
     /// The page size and attributes last asked for: later pages keep them unless they ask otherwise.
     package var hitsPerPage: Int
     package var attributesToRetrieve: [String]?
 
     package var encoded: String {
-        var body: JSONObject = ["v": 1, "index": .string(index), "after": .string(after), "params": .object(parameters),
+        var body: JSONObject = ["v": 1, "index": .string(index), "after": .string(after), "params": .object(query.json),
                                 "hitsPerPage": JSON(hitsPerPage)]
         if let attributesToRetrieve { body["attributesToRetrieve"] = .array(attributesToRetrieve.map { .string($0) }) }
         return Base64URL.encode(JSONWriter.encode(.object(body)))
     }
 
-    package init(index: String, after: String, parameters: JSONObject, hitsPerPage: Int, attributesToRetrieve: [String]?) {
+    package init(index: String, after: String, query: SearchQuery, hitsPerPage: Int, attributesToRetrieve: [String]?) {
         self.index = index
         self.after = after
-        self.parameters = parameters
+        self.query = query
         self.hitsPerPage = hitsPerPage
         self.attributesToRetrieve = attributesToRetrieve
     }
@@ -38,6 +38,8 @@ package struct BrowseCursor: Equatable {
         guard index == expected else {
             throw .invalidParameter(name: "cursor", expected: "a cursor from a browse of '\(expected)' (this one browses '\(index)')")
         }
-        self.init(index: index, after: after, parameters: parameters, hitsPerPage: hitsPerPage, attributesToRetrieve: attributes)
+        let query: SearchQuery
+        do { query = try SearchQuery(json: parameters) } catch { throw invalid }
+        self.init(index: index, after: after, query: query, hitsPerPage: hitsPerPage, attributesToRetrieve: attributes)
     }
 }

@@ -1,10 +1,11 @@
 import QuarryJSON
+import QuarrySearchContract
 
-/// How counted facets appear in a response: `facets` {attribute: {value: count}}, best values first
-/// and at most `maxValuesPerFacet` each, and `facets_stats` for attributes holding numbers.
+/// How counted facets appear in a response: the values of each attribute, best first and at most
+/// `maxValuesPerFacet`, and stats for attributes holding numbers.
 enum FacetResponse {
-    static func render(_ plan: FilterPlan, _ tallies: [FacetCounter.Tally]) -> JSONObject {
-        var facets = JSONObject(), stats = JSONObject()
+    static func fill(_ response: inout SearchResponse, _ plan: FilterPlan, _ tallies: [FacetCounter.Tally]) {
+        var facets: [FacetCounts] = [], stats: [FacetStats] = []
         let refinements = plan.refinements
         for (i, counted) in plan.counted.enumerated() {
             let tally = tallies[i]
@@ -13,18 +14,15 @@ enum FacetResponse {
             for value in plan.selected[counted.attribute] ?? [] where !matches(value, tally) && !values.contains(where: { $0.0 == value }) {
                 values.append((value, 0))
             }
-            var object = JSONObject()
-            for (value, count) in values { object[value] = JSON(count) }
-            facets[counted.attribute] = .object(object)
+            facets.append(FacetCounts(attribute: counted.attribute, values: values))
             if tally.statsCount > 0 {
-                stats[counted.attribute] = ["min": number(tally.min), "max": number(tally.max),
-                                            "avg": number(tally.sum / Double(tally.statsCount)), "sum": number(tally.sum)]
+                stats.append(FacetStats(attribute: counted.attribute, min: tally.min, max: tally.max,
+                                        avg: tally.sum / Double(tally.statsCount), sum: tally.sum))
             }
         }
-        var result: JSONObject = ["facets": .object(facets)]
-        if !stats.isEmpty { result["facets_stats"] = .object(stats) }
-        result["exhaustiveFacetsCount"] = true
-        return result
+        response.facets = facets
+        response.facetsStats = stats
+        response.exhaustiveFacetsCount = true
     }
 
     /// The best `k` values: count descending then text ascending, or text ascending. One segment
@@ -58,9 +56,5 @@ enum FacetResponse {
         tally.parts.contains { part in
             part.column.ids(ignoringCase: value).contains { part.counts[Int($0)] > 0 }
         }
-    }
-
-    static func number(_ d: Double) -> JSON {
-        d == d.rounded() && abs(d) < 1e15 ? .int(Int64(d)) : .double(d)
     }
 }

@@ -10,16 +10,16 @@ import QuarrySearchContract
 extension SearchIndex {
     public func searchForFacetValues(
         attribute: String, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters
-    ) throws(BackendError) -> JSON {
+    ) throws(BackendError) -> FacetValuesResponse {
         let started = ContinuousClock.now
         try FacetValueSearch.checkSearchable(attribute, settings: settings)
         let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
         let response = try search(counting, records: InMemoryRecords([]))
-        let counts = response.extra["facets"]?[attribute]?.objectValue ?? [:]
+        let counts = response.counts(of: attribute)?.values ?? []
         let hits = FacetValueSearch.facetHits(counts: counts, facetQuery: facetQuery, maxFacetHits: maxFacetHits, parameters: parameters)
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        return FacetValueSearch.response(hits, processingTimeMS: milliseconds)
+        return FacetValuesResponse(facetHits: hits, processingTimeMS: milliseconds)
     }
 }
 
@@ -27,14 +27,6 @@ extension SearchIndex {
 /// (QuarryTypesense) counts the values its own way, then validates, matches and answers exactly as
 /// the engine does.
 public enum FacetValueSearch {
-    /// `facetQuery` (default "") and `maxFacetHits` (default 10, 1 to 100) of a request.
-    public static func request(_ parameters: JSONObject) throws(BackendError) -> (facetQuery: String, maxFacetHits: Int) {
-        let reader = ParameterReader(parameters)
-        let facetQuery = try reader.string("facetQuery") ?? ""
-        let maxFacetHits = try reader.int("maxFacetHits", min: 1, max: 100, expected: "an integer between 1 and 100") ?? 10
-        return (facetQuery, maxFacetHits)
-    }
-
     /// Only `searchable(attribute)` facets can be searched.
     public static func checkSearchable(_ attribute: String, settings: IndexSettings) throws(BackendError) {
         guard settings.attributesForFaceting.contains(where: { $0.attribute == attribute && $0.modifier == .searchable }) else {
@@ -58,19 +50,21 @@ public enum FacetValueSearch {
         return counting
     }
 
-    /// `{value, highlighted, count}` for the counted values matching `facetQuery`, best counts first.
-    public static func facetHits(counts: JSONObject, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters) -> [JSON] {
+    /// The counted values matching `facetQuery`, best counts first.
+    public static func facetHits(counts: [FacetCounts.Value], facetQuery: String, maxFacetHits: Int, parameters: SearchParameters)
+        -> [FacetValuesResponse.Hit]
+    {
         var query = parameters
         query.query = facetQuery
         query.queryType = .prefixLast
         let words = QueryWords.parse(query)
         var matcher = TextMatcher(words: words)
-        var highlighter = Highlighter(words: words, preTag: parameters.highlightPreTag, postTag: parameters.highlightPostTag,
-                                      encoding: parameters.positionEncoding)
+        var highlighter = Highlighter(words: words, preTag: parameters.highlightPreTag, postTag: parameters.highlightPostTag)
         let all: UInt64 = words.count >= 64 ? .max : (1 << UInt64(words.count)) - 1
         var found: [(value: String, count: Int)] = []
-        for (value, count) in counts {
-            guard let n = count.intValue, n > 0 else { continue }
+        for entry in counts {
+            let (value, n) = (entry.value, entry.count)
+            guard n > 0 else { continue }
             if !words.isEmpty {
                 let matched = matcher.matches(in: value).reduce(UInt64(0)) { $0 | $1.words }
                 guard matched & all == all else { continue }
@@ -78,14 +72,10 @@ public enum FacetValueSearch {
             found.append((value, n))
         }
         found.sort { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
-        var ranges = HitRanges(encoding: .utf8, keepingOthers: false)  // facet hits carry no ranges
+        var ranges = HitRanges()  // facet hits carry no ranges
         return found.prefix(maxFacetHits).map { entry in
-            let highlighted = highlighter.mirror(.string(entry.value), path: "value", ranges: &ranges)?["value"] ?? .string(entry.value)
-            return ["value": .string(entry.value), "highlighted": highlighted, "count": JSON(entry.count)]
+            let highlighted = highlighter.mirror(.string(entry.value), path: "value", ranges: &ranges)?["value"]?.stringValue
+            return FacetValuesResponse.Hit(value: entry.value, highlighted: highlighted ?? entry.value, count: entry.count)
         }
-    }
-
-    public static func response(_ hits: [JSON], processingTimeMS: Int) -> JSON {
-        ["facetHits": .array(hits), "exhaustiveFacetsCount": true, "processingTimeMS": JSON(processingTimeMS)]
     }
 }

@@ -6,8 +6,8 @@ import QuarrySearchContract
 /// Builds `_highlightResult` (mirroring the record's strings, inside arrays and nested objects) and
 /// `_matchRanges`, whose shape is `{ "path": [[start, end], …] }`: one entry per string value with at
 /// least one match, keyed by its dotted path with array indices as components (`"tags.2"`,
-/// `"brand.name"`), listing half-open spans of the marked text, ascending, in the client's position
-/// encoding, counted from the start of that value.
+/// `"brand.name"`), listing half-open spans of the marked text, ascending, counted from the start of that
+/// value (kept in UTF-8 by `HitRanges`, which renders them in a connection's position encoding).
 ///
 /// Public, with an optional `LeafMatches` source, so a remote backend (QuarryTypesense) renders the
 /// words its server marked with exactly these shapes and rules.
@@ -18,14 +18,12 @@ public struct Highlighter {
     let words: [QueryWord]
     let preTag: String
     let postTag: String
-    let encoding: PositionEncoding
     private var matcher: TextMatcher
 
-    public init(words: [QueryWord], preTag: String, postTag: String, encoding: PositionEncoding) {
+    public init(words: [QueryWord], preTag: String, postTag: String) {
         self.words = words
         self.preTag = preTag
         self.postTag = postTag
-        self.encoding = encoding
         matcher = TextMatcher(words: words)
     }
 

@@ -4,7 +4,7 @@ import QuarrySearchContract
 /// What does one hit of the page carry?
 ///
 /// Reads the record from the `RecordSource`, keeps the retrieved attributes and `objectID`, and adds
-/// `_highlightResult`, `_matchRanges`, `_snippetResult` and `_rankingInfo` as asked.
+/// `_highlightResult`, `_snippetResult` and `_rankingInfo` as asked, and its match ranges.
 struct HitBuilder {
     let index: SearchIndex
     let parameters: SearchParameters
@@ -15,15 +15,14 @@ struct HitBuilder {
         self.index = index
         self.parameters = parameters
         self.words = words
-        highlighter = Highlighter(words: words, preTag: parameters.highlightPreTag, postTag: parameters.highlightPostTag,
-                                  encoding: parameters.positionEncoding)
+        highlighter = Highlighter(words: words, preTag: parameters.highlightPreTag, postTag: parameters.highlightPostTag)
     }
 
     /// nil when the record is gone from the store: deleted since this
     /// search's snapshot of the index was taken. The hit is left out rather
     /// than shown without its record.
     mutating func hit(_ document: RankedDocument, terms: [MatchedTerms], records: RecordSource)
-        throws(BackendError) -> JSONObject?
+        throws(BackendError) -> SearchHit?
     {
         let segment = index.segments[document.segment]
         let docID = segment.docIDs[document.ordinal]
@@ -37,7 +36,7 @@ struct HitBuilder {
         hit["objectID"] = record["objectID"] ?? .null
 
         var highlights = JSONObject()
-        var ranges = HitRanges(encoding: parameters.positionEncoding, keepingOthers: parameters.alsoOtherRanges)
+        var ranges = HitRanges()
         for name in highlightedAttributes(record) {
             guard let value = record[name], let mirrored = highlighter.mirror(value, path: name, ranges: &ranges) else { continue }
             highlights[name] = mirrored
@@ -53,12 +52,10 @@ struct HitBuilder {
             }
             hit["_snippetResult"] = .object(snippets)
         }
-        hit["_matchRanges"] = .object(ranges.negotiated)
-        for (key, value) in ranges.otherMembers { hit[key] = value }
         if parameters.getRankingInfo {
             hit["_rankingInfo"] = .object(rankingInfo(document, segment: segment, terms: terms))
         }
-        return hit
+        return SearchHit(record: hit, ranges: ranges)
     }
 
     /// `attributesToHighlight`, or the searchable attributes' top-level names, or every attribute.

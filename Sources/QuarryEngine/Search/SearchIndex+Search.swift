@@ -76,7 +76,7 @@ extension SearchIndex {
             let order = HitOrder(layout: ranking, order: self.order, segments: segments)
             ranked.sort(by: order.precedes)
         }
-        var hits: [JSONObject] = []
+        var hits: [SearchHit] = []
         if pageStart < min(wanted, ranked.count) {
             var builder = HitBuilder(index: self, parameters: parameters, words: words)
             for document in ranked[pageStart..<min(wanted, ranked.count)] {
@@ -88,21 +88,19 @@ extension SearchIndex {
         let paged = sorted?.nbSortedHits ?? nbHits
         let pages = hitsPerPage == 0 ? 0 : min((paged + hitsPerPage - 1) / hitsPerPage,
                                                (parameters.paginationLimitedTo + hitsPerPage - 1) / hitsPerPage)
-        var extra = JSONObject()
-        if !plan.counted.isEmpty {
-            extra = FacetResponse.render(plan, FacetCounter.count(index: self, plan: plan, universe: universe))
-        }
-        if let notCounted = parameters.refinements.facetsNotCountedJSON { extra["facetsNotCounted"] = notCounted }
-        if holdsNoWord { extra["queryHasNoWords"] = true }
-        if let refined, let strictness = refined.strictness, let sortedHits = sorted?.nbSortedHits {
-            extra["appliedRelevancyStrictness"] = JSON(strictness)
-            extra["nbSortedHits"] = JSON(sortedHits)
-        }
         let elapsed = ContinuousClock.now - started
         let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        let response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
-                                      processingTimeMS: milliseconds, query: parameters.query, params: nil,
-                                      exhaustiveNbHits: true, exhaustiveTypo: true, extra: extra)
+        var response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
+                                      processingTimeMS: milliseconds, query: parameters.query)
+        if !plan.counted.isEmpty {
+            FacetResponse.fill(&response, plan, FacetCounter.count(index: self, plan: plan, universe: universe))
+        }
+        response.facetsNotCounted = parameters.refinements.facetsNotCounted
+        response.queryHasNoWords = holdsNoWord
+        if let refined, let strictness = refined.strictness, let sortedHits = sorted?.nbSortedHits {
+            response.appliedRelevancyStrictness = strictness
+            response.nbSortedHits = sortedHits
+        }
         return response
     }
 

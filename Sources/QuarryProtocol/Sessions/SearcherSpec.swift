@@ -14,6 +14,12 @@ public struct HitsSearcherSpec: Sendable, Hashable {
 
     public static let facetOrders = ["isRefined", "count", "alpha"]
 
+    /// `attribute`, or `attribute:N` with N words of context.
+    static func isSnippetEntry(_ entry: String) -> Bool {
+        guard let colon = entry.lastIndex(of: ":") else { return true }
+        return Int(entry[entry.index(after: colon)...]).map { $0 >= 0 } ?? false
+    }
+
     public init(index: String) { self.index = index }
 
     public init(_ p: Params) throws(ResponseError) {
@@ -25,6 +31,10 @@ public struct HitsSearcherSpec: Sendable, Hashable {
         showItemsOnEmptyQuery = try p.optionalBool("showItemsOnEmptyQuery")
         facets = try p.optionalStrings("facets")
         facetOrder = try p.optionalStrings("facetOrder")
+        // Checked here, as a search checks it, so that a searcher never asks what every search would refuse.
+        for (position, entry) in (attributesToSnippet ?? []).enumerated() where !Self.isSnippetEntry(entry) {
+            throw p.fail("attributesToSnippet[\(position)]", expected: "\"attribute\" or \"attribute:N\"", got: .string(entry))
+        }
         for (position, order) in (facetOrder ?? []).enumerated() where !Self.facetOrders.contains(order) {
             throw p.fail("facetOrder[\(position)]", expected: "one of \"isRefined\", \"count\", \"alpha\"", got: .string(order))
         }

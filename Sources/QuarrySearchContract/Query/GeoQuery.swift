@@ -28,7 +28,7 @@ public struct GeoQuery: Sendable, Equatable {
     }
 
     /// nil when no geo parameter is given.
-    init?(json: JSONObject) throws(BackendError) {
+    package init?(json: JSONObject) throws(BackendError) {
         if let value = json["aroundLatLng"], !value.isNull {
             let numbers = try Self.numbers(value, name: "aroundLatLng", expected: "\"lat,lng\"")
             guard numbers.count == 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else {
@@ -72,6 +72,17 @@ public struct GeoQuery: Sendable, Equatable {
             if radius != nil { throw .invalidParameter(name: "aroundRadius", expected: "used with aroundLatLng") }
             return nil
         }
+    }
+
+    /// The parameters that read back as this query.
+    var json: JSONObject {
+        var json: JSONObject = [:]
+        if let center { json["aroundLatLng"] = .string("\(center.lat),\(center.lng)") }
+        if let radius { json["aroundRadius"] = .double(radius) }
+        if !boxes.isEmpty { json["insideBoundingBox"] = .array(boxes.map { .array($0.map(JSON.double)) }) }
+        if !polygons.isEmpty { json["insidePolygon"] = .array(polygons.map { .array($0.map(JSON.double)) }) }
+        if precision != 10 { json["aroundPrecision"] = .double(precision) }
+        return json
     }
 
     private static func numbers(_ value: JSON, name: String, expected: String) throws(BackendError) -> [Double] {

@@ -3,10 +3,9 @@ import QuarryJSON
 
 /// What narrows, counts or reorders a search beyond its text: filters, facets, geo, relevant sort.
 ///
-/// Parsed from Algolia's parameter names plus Quarry's `disjunctiveFilters` and `hierarchicalFacets`
-/// (what a session sends so that or-groups and hierarchical menus are counted in one pass). Facet
-/// filters must name attributes declared in `attributesForFaceting`; the error names the attribute
-/// and the setting to change.
+/// Resolved from a `SearchQuery` against the index's settings (what a session asks so that or-groups
+/// and hierarchical menus are counted in one pass). Facet filters must name attributes declared in
+/// `attributesForFaceting`; the error names the attribute and the setting to change.
 public struct SearchRefinements: Sendable {
     /// `filters` AND `facetFilters` AND `numericFilters` AND `tagFilters`.
     public var filter = FilterExpression.all
@@ -52,7 +51,10 @@ public struct SearchRefinements: Sendable {
         filter.isEmpty && optionalFilters.isEmpty && disjunctive.isEmpty && hierarchical.isEmpty && facets == nil && geo == nil
     }
 
-    public init(json: JSONObject, settings: IndexSettings) throws(BackendError) {
+    /// The query's refinements, checked against the index's `attributesForFaceting`: facet filters,
+    /// disjunctive groups and hierarchical levels must name declared attributes; attributes in
+    /// `facets` that cannot be counted are listed in `facetsNotCounted`.
+    public init(query: SearchQuery, settings: IndexSettings) throws(BackendError) {
         self.init(settings: settings)
         let declared = Set(settings.attributesForFaceting.map(\.attribute))
         func checked(_ expression: FilterExpression, _ name: String) throws(BackendError) -> FilterExpression {
@@ -61,51 +63,24 @@ public struct SearchRefinements: Sendable {
             }
             return expression
         }
-        func parsed(_ name: String, _ parse: () throws(FilterSyntaxError) -> FilterExpression) throws(BackendError) -> FilterExpression {
-            let expression: FilterExpression
-            do { expression = try parse() } catch { throw .invalidParameter(name: name, expected: "a valid filter (\(error))") }
-            return try checked(expression, name)
-        }
-        if let text = json["filters"], !text.isNull {
-            guard let string = text.stringValue else { throw .invalidParameter(name: "filters", expected: "a string") }
-            filter = filter.combined(with: try parsed("filters") { () throws(FilterSyntaxError) in try FilterParser.parse(string) })
-        }
-        for name in ["facetFilters", "numericFilters", "tagFilters"] {
-            guard let value = json[name], !value.isNull else { continue }
-            let expression = try parsed(name) { () throws(FilterSyntaxError) in
-                switch name {
-                case "facetFilters": try FilterExpression(facetFilters: value)
-                case "numericFilters": try FilterExpression(numericFilters: value)
-                default: try FilterExpression(tagFilters: value)
-                }
+        for named in query.filters { filter = filter.combined(with: try checked(named.expression, named.parameter)) }
+        optionalFilters = try checked(FilterExpression(clauses: query.optionalFilters), "optionalFilters").clauses
+        for group in query.disjunctive {
+            guard declared.contains(group.attribute) else { throw Self.undeclared(group.attribute, parameter: "disjunctiveFilters") }
+            let expression = try checked(group.filter, "disjunctiveFilters")
+            let selected = expression.clauses.joined().compactMap { atom -> String? in
+                guard !atom.isNegated, case .facet(let name, let value) = atom.condition, name == group.attribute else { return nil }
+                return value.text
             }
-            filter = filter.combined(with: expression)
+            disjunctive.append(DisjunctiveFacet(attribute: group.attribute, filter: expression, selected: selected))
         }
-        if let value = json["optionalFilters"], !value.isNull {
-            optionalFilters = try parsed("optionalFilters") { () throws(FilterSyntaxError) in try FilterExpression(facetFilters: value) }.clauses
-        }
-        if let value = json["disjunctiveFilters"], !value.isNull {
-            guard let object = value.objectValue else {
-                throw .invalidParameter(name: "disjunctiveFilters", expected: "an object of attribute: filters string")
+        for selection in query.hierarchical {
+            if let missing = selection.attributes.first(where: { !declared.contains($0) }) {
+                throw Self.undeclared(missing, parameter: "hierarchicalFacets")
             }
-            for (attribute, text) in object {
-                guard let string = text.stringValue else {
-                    throw .invalidParameter(name: "disjunctiveFilters", expected: "an object of attribute: filters string")
-                }
-                guard declared.contains(attribute) else { throw Self.undeclared(attribute, parameter: "disjunctiveFilters") }
-                let expression = try parsed("disjunctiveFilters") { () throws(FilterSyntaxError) in try FilterParser.parse(string) }
-                let selected = expression.clauses.joined().compactMap { atom -> String? in
-                    guard !atom.isNegated, case .facet(let name, let value) = atom.condition, name == attribute else { return nil }
-                    return value.text
-                }
-                disjunctive.append(DisjunctiveFacet(attribute: attribute, filter: expression, selected: selected))
-            }
+            hierarchical.append(HierarchicalFacet(attributes: selection.attributes, separator: selection.separator, path: selection.path))
         }
-        if let value = json["hierarchicalFacets"], !value.isNull {
-            hierarchical = try Self.hierarchicalFacets(value, declared: declared)
-        }
-        if let value = json["facets"], !value.isNull, value.stringValue != "" || value.arrayValue != nil {
-            let list = try ParameterReader(json).stringList("facets") ?? []
+        if let list = query.facets {
             // Like Algolia, attributes not declared for faceting (or only `filterOnly`) are not counted.
             let countable = settings.attributesForFaceting.filter { $0.modifier != .filterOnly }.map(\.attribute)
             facets = list.contains("*") ? countable : list.filter { countable.contains($0) }
@@ -114,18 +89,10 @@ public struct SearchRefinements: Sendable {
                 facetsNotCounted.append((attribute, Self.notCounted(attribute, filterOnly: declared.contains(attribute))))
             }
         }
-        let reader = ParameterReader(json)
-        if let v = try reader.int("maxValuesPerFacet", min: 0, max: 1000, expected: "an integer between 0 and 1000") {
-            maxValuesPerFacet = v
-        }
-        if let v = try reader.string("sortFacetValuesBy") {
-            guard v == "count" || v == "alpha" else { throw .invalidParameter(name: "sortFacetValuesBy", expected: "\"count\" or \"alpha\"") }
-            sortFacetValuesByAlpha = v == "alpha"
-        }
-        if let v = try reader.int("relevancyStrictness", min: 0, max: 100, expected: "an integer between 0 and 100") {
-            relevancyStrictness = v
-        }
-        geo = try GeoQuery(json: json)
+        if let v = query.maxValuesPerFacet { maxValuesPerFacet = v }
+        if let v = query.sortFacetValuesByAlpha { sortFacetValuesByAlpha = v }
+        relevancyStrictness = query.relevancyStrictness
+        geo = query.geo
     }
 
     /// `facetsNotCounted` as the response carries it, {attribute: reason}; nil when every one is counted.
@@ -146,41 +113,5 @@ public struct SearchRefinements: Sendable {
     static func undeclared(_ attribute: String, parameter: String) -> BackendError {
         .invalidParameter(name: parameter, expected: "filters on attributes declared for faceting: '\(attribute)' is not; "
             + "add \"\(attribute)\" (or \"filterOnly(\(attribute))\") to the index setting attributesForFaceting")
-    }
-
-    private static func hierarchicalFacets(_ value: JSON, declared: Set<String>) throws(BackendError) -> [HierarchicalFacet] {
-        let expected = "an array of {attributes: [string], separator: string, path: string or null}"
-        guard let items = value.arrayValue else { throw .invalidParameter(name: "hierarchicalFacets", expected: expected) }
-        var result: [HierarchicalFacet] = []
-        for item in items {
-            guard let attributes = item["attributes"]?.arrayValue?.compactMap(\.stringValue), !attributes.isEmpty,
-                  attributes.count == item["attributes"]?.arrayValue?.count
-            else { throw .invalidParameter(name: "hierarchicalFacets", expected: expected) }
-            if let missing = attributes.first(where: { !declared.contains($0) }) {
-                throw undeclared(missing, parameter: "hierarchicalFacets")
-            }
-            let separator = item["separator"]?.stringValue ?? " > "
-            var path: [String] = []
-            if let text = item["path"]?.stringValue, !text.isEmpty {
-                path = Self.split(text, separator).map { $0.trimmingSpaces }
-                path = Array(path.prefix(attributes.count))
-            } else if let p = item["path"], !p.isNull, p.stringValue == nil {
-                throw .invalidParameter(name: "hierarchicalFacets", expected: expected)
-            }
-            result.append(HierarchicalFacet(attributes: attributes, separator: separator, path: path))
-        }
-        return result
-    }
-
-    /// `text` cut at every occurrence of `separator` (which is not empty).
-    static func split(_ text: String, _ separator: String) -> [String] {
-        guard !separator.isEmpty else { return [text] }
-        var parts: [String] = [], rest = Substring(text)
-        while let range = rest.firstRange(of: separator) {
-            parts.append(String(rest[..<range.lowerBound]))
-            rest = rest[range.upperBound...]
-        }
-        parts.append(String(rest))
-        return parts
     }
 }

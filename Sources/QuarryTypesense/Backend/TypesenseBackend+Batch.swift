@@ -5,10 +5,8 @@ import QuarrySearchContract
 /// A keystroke's reads (every searcher of a session, with their disjunctive and hierarchical
 /// counts) as one `multi_search`: one round trip, however many searchers.
 extension TypesenseBackend {
-    public func searchBatch(_ reads: [BatchRead], positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        -> [Result<JSON, BackendError>]
-    {
-        guard reads.count > 1 else { return searchEach(reads, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges) }
+    public func searchBatch(_ reads: [BatchRead]) -> [Result<SearchAnswer, BackendError>] {
+        guard reads.count > 1 else { return searchEach(reads) }
         do throws(BackendError) {
             try ready()
         } catch {
@@ -16,7 +14,7 @@ extension TypesenseBackend {
         }
         let prepared = reads.map { read -> Result<TypesenseSearch.Prepared, BackendError> in
             do throws(BackendError) {
-                return .success(try prepare(read, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges))
+                return .success(try prepare(read))
             } catch {
                 return .failure(error)
             }
@@ -28,11 +26,11 @@ extension TypesenseBackend {
         } catch {
             // A collection gone (another daemon rebuilt an index) or a failed call: each read on its
             // own, which reads the catalogue again where an index is missing and names its own error.
-            return searchEach(reads, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges)
+            return searchEach(reads)
         }
         var offset = 0
-        return zip(reads, prepared).map { read, prepared -> Result<JSON, BackendError> in
-            let alone = { self.searchEach([read], positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges)[0] }
+        return zip(reads, prepared).map { read, prepared -> Result<SearchAnswer, BackendError> in
+            let alone = { self.searchEach([read])[0] }
             switch prepared {
             case .failure(.indexNotFound): return alone()
             case .failure(let error): return .failure(error)
@@ -50,20 +48,17 @@ extension TypesenseBackend {
         }
     }
 
-    private func prepare(_ read: BatchRead, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        throws(BackendError) -> TypesenseSearch.Prepared
-    {
+    private func prepare(_ read: BatchRead) throws(BackendError) -> TypesenseSearch.Prepared {
         let (entry, settings, fields) = try searchable(read.index)
         let collection = FieldNames.alias(ofIndex: entry.name)
         switch read {
-        case .search(let index, let parameters):
+        case .search(let index, let query):
             return try TypesenseSearch.prepareSearch(
-                index: index, parameters: parameters, settings: settings, collection: collection, fields: fields,
-                positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges, highlighting: HitHighlighter(settings: settings))
-        case .facetValues(let index, let attribute, let parameters):
+                index: index, query: query, settings: settings, collection: collection, fields: fields,
+                highlighting: HitHighlighter(settings: settings))
+        case .facetValues(let index, let query):
             return try TypesenseSearch.prepareFacetValues(
-                index: index, attribute: attribute, parameters: parameters, settings: settings, collection: collection,
-                fields: fields, positionEncoding: positionEncoding)
+                index: index, query: query, settings: settings, collection: collection, fields: fields)
         }
     }
 }

@@ -5,16 +5,13 @@ import QuarrySearchContract
 /// Reads that search: each is one `multi_search` on the index's alias (a
 /// replica searches its primary's) with the settings the engine would use.
 extension TypesenseBackend {
-    public func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding, alsoOtherRanges: Bool)
-        throws(BackendError) -> JSON
-    {
+    public func search(index: String, query: SearchQuery) throws(BackendError) -> SearchResponse {
         try ready()
         return try againIfRebuilt(index) { () throws(BackendError) in
             let (entry, settings, fields) = try searchable(index)
             return try TypesenseSearch.search(
-                index: index, parameters: parameters, settings: settings, collection: FieldNames.alias(ofIndex: entry.name),
-                fields: fields, positionEncoding: positionEncoding, alsoOtherRanges: alsoOtherRanges,
-                highlighting: HitHighlighter(settings: settings), multiSearch: multiSearch(index: index))
+                index: index, query: query, settings: settings, collection: FieldNames.alias(ofIndex: entry.name),
+                fields: fields, highlighting: HitHighlighter(settings: settings), multiSearch: multiSearch(index: index))
         }
     }
 
@@ -31,29 +28,26 @@ extension TypesenseBackend {
         }
     }
 
-    public func searchForFacetValues(index: String, attribute: String, parameters: JSONObject, positionEncoding: PositionEncoding)
-        throws(BackendError) -> JSON
-    {
+    public func searchForFacetValues(index: String, query: FacetValueQuery) throws(BackendError) -> FacetValuesResponse {
         try ready()
         return try againIfRebuilt(index) { () throws(BackendError) in
             let (entry, settings, fields) = try searchable(index)
             return try TypesenseSearch.searchForFacetValues(
-                index: index, attribute: attribute, parameters: parameters, settings: settings,
-                collection: FieldNames.alias(ofIndex: entry.name), fields: fields,
-                positionEncoding: positionEncoding, multiSearch: multiSearch(index: index))
+                index: index, query: query, settings: settings,
+                collection: FieldNames.alias(ofIndex: entry.name), fields: fields, multiSearch: multiSearch(index: index))
         }
     }
 
-    /// One page of the records matching `parameters`, in browse-key order (see `BrowseKey`).
-    public func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
+    /// One page of the records a query matches, in browse-key order (see `BrowseKey`).
+    public func browse(index: String, from position: BrowsePosition, hitsPerPage: Int?, attributesToRetrieve: [String]?)
         throws(BackendError) -> BrowsePage
     {
-        var browse = BrowseCursor(index: index, after: "", parameters: parameters, hitsPerPage: Engine.browseMaxHitsPerPage,
+        var browse: BrowseCursor
+        switch position {
+        case .start(let query):
+            browse = BrowseCursor(index: index, after: "", query: query, hitsPerPage: Engine.browseMaxHitsPerPage,
                                   attributesToRetrieve: nil)
-        if let cursor {
-            if let key = parameters.keys.first {
-                throw .invalidParameter(name: key, expected: "absent when 'cursor' is given (the cursor carries the query and filters)")
-            }
+        case .cursor(let cursor):
             browse = try BrowseCursor(decoding: cursor, index: index)
         }
         if let hitsPerPage { browse.hitsPerPage = hitsPerPage }
@@ -69,7 +63,7 @@ extension TypesenseBackend {
     private func page(of index: String, browse start: BrowseCursor) throws(BackendError) -> BrowsePage {
         var browse = start
         let (entry, settings, fields) = try searchable(index)
-        var search = try SearchParameters(json: browse.parameters, settings: settings)
+        var search = try SearchParameters(query: browse.query, settings: settings)
         search.hitsPerPage = 1
         search.page = 0
         let translation = try SearchTranslation(

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// The engine's `facets` and `facets_stats` from every value's count (`FacetResponse`): count
 /// descending then text ascending (or text only with `sortFacetValuesBy: alpha`), at most
@@ -22,7 +23,7 @@ enum FacetAssembly {
     }
 
     /// `{min, max, avg, sum}` over the counted numeric values, nil when none is numeric.
-    static func stats(_ counts: [(String, Int)]) -> JSON? {
+    static func stats(_ counts: [(String, Int)], of attribute: String) -> FacetStats? {
         var n = 0, low = Double.infinity, high = -Double.infinity, sum = 0.0
         for (value, count) in counts where count > 0 {
             guard let number = number(value) else { continue }
@@ -32,7 +33,7 @@ enum FacetAssembly {
             sum += number * Double(count)
         }
         guard n > 0 else { return nil }
-        return ["min": rendered(low), "max": rendered(high), "avg": rendered(sum / Double(n)), "sum": rendered(sum)]
+        return FacetStats(attribute: attribute, min: low, max: high, avg: sum / Double(n), sum: sum)
     }
 
     /// The engine's `FacetColumn.number`: plain decimal notation only.
@@ -41,10 +42,5 @@ enum FacetAssembly {
         else { return nil }
         guard let d = Double(text), d.isFinite else { return nil }
         return d
-    }
-
-    /// The engine's `FacetResponse.number`: integral values as integers.
-    static func rendered(_ d: Double) -> JSON {
-        d == d.rounded() && abs(d) < 1e15 ? .int(Int64(d)) : .double(d)
     }
 }

@@ -7,9 +7,8 @@ import QuarrySearchContract
 /// Typesense marks every searched `s_` field in full with private-use tags; stripping them gives the
 /// marked spans in the stored values (`HighlightMarks`), element i of a field being the i-th leaf of
 /// its slot (`HighlightLeaves`). The spans become the engine's per-word matches (`HighlightTokens`)
-/// and the engine's own `Highlighter` renders `_highlightResult`, `_snippetResult` and
-/// `_matchRanges` (plus the other encodings' members with `alsoOtherRanges`), so shapes, tags,
-/// match levels, snippet windows and range units cannot drift from the engine's. Values Typesense
+/// and the engine's own `Highlighter` renders `_highlightResult`, `_snippetResult` and the match
+/// ranges, so shapes, tags, match levels, snippet windows and range units cannot drift from the engine's. Values Typesense
 /// did not search (attributes outside the searchable ones, slots outside
 /// `restrictSearchableAttributes`) are matched by the engine's matcher, as the engine does.
 public struct HitHighlighter: HitHighlighting {
@@ -34,28 +33,27 @@ public struct HitHighlighter: HitHighlighting {
 
     /// From the legacy `highlights` array, which lists at most 5 matched elements of an array field:
     /// prefer `members(record:typesenseHit:parameters:)`.
-    public func members(record: JSONObject, highlights: [JSON], parameters: SearchParameters) -> JSONObject {
+    public func members(record: JSONObject, highlights: [JSON], parameters: SearchParameters) -> (members: JSONObject, ranges: HitRanges) {
         members(record: record, marks: HighlightMarks(highlights: highlights), parameters: parameters)
     }
 
     /// From the whole Typesense hit (its `highlight` object, else its `highlights` array).
-    public func members(record: JSONObject, typesenseHit: JSONObject, parameters: SearchParameters) -> JSONObject {
+    public func members(record: JSONObject, typesenseHit: JSONObject, parameters: SearchParameters) -> (members: JSONObject, ranges: HitRanges) {
         members(record: record, marks: HighlightMarks(hit: typesenseHit), parameters: parameters)
     }
 
-    func members(record: JSONObject, marks: HighlightMarks, parameters: SearchParameters) -> JSONObject {
+    func members(record: JSONObject, marks: HighlightMarks, parameters: SearchParameters) -> (members: JSONObject, ranges: HitRanges) {
         let words = QueryWords.parse(parameters)
         let marked = markedLeaves(record, marks: marks, words: words, parameters: parameters)
         let leafMatches: Highlighter.LeafMatches = { text, path in
             guard let leaf = marked[path], leaf.text == text else { return nil }
             return leaf.matches
         }
-        var highlighter = Highlighter(words: words, preTag: parameters.highlightPreTag, postTag: parameters.highlightPostTag,
-                                      encoding: parameters.positionEncoding)
+        var highlighter = Highlighter(words: words, preTag: parameters.highlightPreTag, postTag: parameters.highlightPostTag)
         var members = JSONObject()
         // As HitBuilder.hit, member for member.
         var highlights = JSONObject()
-        var ranges = HitRanges(encoding: parameters.positionEncoding, keepingOthers: parameters.alsoOtherRanges)
+        var ranges = HitRanges()
         for name in highlightedAttributes(record, parameters: parameters) {
             guard let value = record[name],
                   let mirrored = highlighter.mirror(value, path: name, ranges: &ranges, leafMatches: leafMatches)
@@ -74,9 +72,7 @@ public struct HitHighlighter: HitHighlighting {
             }
             members["_snippetResult"] = .object(snippets)
         }
-        members["_matchRanges"] = .object(ranges.negotiated)
-        for (key, value) in ranges.otherMembers { members[key] = value }
-        return members
+        return (members, ranges)
     }
 
     /// By leaf path: the text and Typesense's marks as engine matches, for every leaf of a searched slot.

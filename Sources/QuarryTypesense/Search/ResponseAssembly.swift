@@ -7,16 +7,16 @@ import QuarrySearchContract
 /// Hits are the stored records (`_q_record`), cut to `attributesToRetrieve` as the engine does
 /// (top-level names, then `objectID`), then the highlighting members. `nbHits` is Typesense's
 /// `found`, or with distinct the engine's rule (each value's hits up to the limit, plus the hits
-/// without a value) from the distinct attribute's counts. Rendered by the engine's
-/// `SearchResponse.json()`, so keys and their order are the engine's.
+/// without a value) from the distinct attribute's counts. The answer is the contract's
+/// `SearchResponse`, which both backends render alike.
 public enum ResponseAssembly {
     /// `results`: the multi_search results, one per `translation.requests` (searches known to find
     /// nothing were not sent and read as empty).
-    /// `exhaustive`: which counts are exact (`CountMode.fast` may leave them estimates).
+    /// `exhaustive`: which counts are exact (`SearchCounts.fast` may leave them estimates).
     public static func response(
         _ translation: SearchTranslation, results: [JSONObject], highlighting: (any HitHighlighting)?, processingTimeMS: Int,
         exhaustive: Exhaustiveness = .exact
-    ) throws(BackendError) -> JSON {
+    ) throws(BackendError) -> SearchResponse {
         let parameters = translation.parameters
         guard results.count == translation.requests.count else {
             throw .storage("Typesense answered \(results.count) searches of \(translation.requests.count)")
@@ -47,7 +47,7 @@ public enum ResponseAssembly {
             }.map(\.element)
         }
         let window = translation.window
-        var hits: [JSONObject] = []
+        var hits: [SearchHit] = []
         if window.start < window.end {
             let from = window.start - window.firstFetched, to = min(window.end - window.firstFetched, fetched.count)
             if from < to {
@@ -66,11 +66,13 @@ public enum ResponseAssembly {
         let pages = hitsPerPage == 0 ? 0 : min((nbHits + hitsPerPage - 1) / hitsPerPage,
                                                (parameters.paginationLimitedTo + hitsPerPage - 1) / hitsPerPage)
 
-        var extra = JSONObject()
+        var response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
+                                      processingTimeMS: processingTimeMS, query: parameters.query,
+                                      exhaustiveNbHits: exhaustive.nbHits, exhaustiveTypo: exhaustive.nbHits)
         let plan = translation.plan
         if !plan.counted.isEmpty {
             let refinements = parameters.refinements
-            var facets = JSONObject(), stats = JSONObject()
+            var facets: [FacetCounts] = [], stats: [FacetStats] = []
             for counted in plan.counted {
                 var counts: [(String, Int)] = []
                 if let source = translation.facetSources[counted.attribute], let answer = result(source.search) {
@@ -78,32 +80,27 @@ public enum ResponseAssembly {
                 }
                 let values = FacetAssembly.values(counts, limit: refinements.maxValuesPerFacet, alpha: refinements.sortFacetValuesByAlpha,
                                                   selected: plan.selected[counted.attribute] ?? [])
-                var object = JSONObject()
-                for (value, count) in values { object[value] = JSON(count) }
-                facets[counted.attribute] = .object(object)
-                if translation.numericAttributes.contains(counted.attribute), let stat = FacetAssembly.stats(counts) {
-                    stats[counted.attribute] = stat
+                facets.append(FacetCounts(attribute: counted.attribute, values: values))
+                if translation.numericAttributes.contains(counted.attribute), let stat = FacetAssembly.stats(counts, of: counted.attribute) {
+                    stats.append(stat)
                 }
             }
-            extra["facets"] = .object(facets)
-            if !stats.isEmpty { extra["facets_stats"] = .object(stats) }
-            extra["exhaustiveFacetsCount"] = .bool(exhaustive.facetsCount)
+            response.facets = facets
+            response.facetsStats = stats
+            response.exhaustiveFacetsCount = exhaustive.facetsCount
         }
-        if let notCounted = parameters.refinements.facetsNotCountedJSON { extra["facetsNotCounted"] = notCounted }
-        if QueryWords.holdsNoWord(parameters.query) { extra["queryHasNoWords"] = true }
+        response.facetsNotCounted = parameters.refinements.facetsNotCounted
+        response.queryHasNoWords = QueryWords.holdsNoWord(parameters.query)
         if let strictness = translation.strictness {
-            extra["appliedRelevancyStrictness"] = JSON(strictness)
+            response.appliedRelevancyStrictness = strictness
             // Only strictness 0 keeps every hit sorted; otherwise Typesense cannot say how many hits are.
-            if strictness == 0 { extra["nbSortedHits"] = JSON(nbHits) }
+            if strictness == 0 { response.nbSortedHits = nbHits }
         }
-        let response = SearchResponse(hits: hits, nbHits: nbHits, page: parameters.page, nbPages: pages, hitsPerPage: hitsPerPage,
-                                      processingTimeMS: processingTimeMS, query: parameters.query, params: nil,
-                                      exhaustiveNbHits: exhaustive.nbHits, exhaustiveTypo: exhaustive.nbHits, extra: extra)
-        return response.json()
+        return response
     }
 
     /// The engine's hit: retrieved attributes, `objectID`, then what highlighting adds.
-    static func hit(_ hit: JSON, parameters: SearchParameters, highlighting: (any HitHighlighting)?) throws(BackendError) -> JSONObject {
+    static func hit(_ hit: JSON, parameters: SearchParameters, highlighting: (any HitHighlighting)?) throws(BackendError) -> SearchHit {
         guard let text = hit["document"]?[FieldNames.record]?.stringValue else {
             throw .storage("a Typesense hit has no \(FieldNames.record)")
         }
@@ -117,11 +114,13 @@ public enum ResponseAssembly {
             for (key, value) in record { result[key] = value }
         }
         result["objectID"] = record["objectID"] ?? .null
+        var ranges = HitRanges()
         if let highlighting {
-            let members = highlighting.members(record: record, typesenseHit: hit.objectValue ?? [:], parameters: parameters)
-            for (key, value) in members { result[key] = value }
+            let highlighted = highlighting.members(record: record, typesenseHit: hit.objectValue ?? [:], parameters: parameters)
+            for (key, value) in highlighted.members { result[key] = value }
+            ranges = highlighted.ranges
         }
-        return result
+        return SearchHit(record: result, ranges: ranges)
     }
 
     /// `(value, count)` of one field in a result's `facet_counts`.

@@ -43,8 +43,12 @@ public struct SearchTranslation: Sendable {
 
     public let index: String
     public let parameters: SearchParameters
-    public let counts: CountMode
-    /// Whether the query has a word: without one, `CountMode.fast` changes nothing, so counts are exact.
+    /// `exact` sends the parameters that make `nbHits` and every facet count exact (protocol/backends.md,
+    /// "Exact counts"), and fetches every value of a facet whose cut a tie spans. `fast` keeps Typesense's
+    /// own bounds on prefix and typo expansion and skips that second request: one round trip, answered
+    /// up to ten times sooner on one-letter prefixes, whose counts may be estimates (the response says so).
+    public let counts: SearchCounts
+    /// Whether the query has a word: without one, `SearchCounts.fast` changes nothing, so counts are exact.
     let hasWords: Bool
     public let searches: [Search]
     /// `sort_by` keys past Typesense's three, not applied.
@@ -66,7 +70,7 @@ public struct SearchTranslation: Sendable {
     /// a replica's primary's); `fields`: the collection's concrete field names (GET /collections).
     public init(
         index: String, parameters: SearchParameters, settings: IndexSettings, collection: String, fields: Set<String>,
-        filter render: FilterRendering, highlighting: (any HitHighlighting)?, counts: CountMode = .exact
+        filter render: FilterRendering, highlighting: (any HitHighlighting)?, counts: SearchCounts = .exact
     ) throws(BackendError) {
         self.index = index
         self.parameters = parameters

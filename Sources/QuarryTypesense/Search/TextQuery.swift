@@ -8,7 +8,7 @@ import QuarrySearchContract
 /// with the rank), or every `s_` field when `searchableAttributes` is empty. Typo budgets use the
 /// engine's word-length thresholds. `exhaustive` holds the parameters without which Typesense
 /// drops hits once it has "enough" (protocol/backends.md, "Exact counts"): counts are exact only with them.
-/// In `CountMode.fast`, the two that bound how far a word expands (prefix candidates, typos once
+/// In `SearchCounts.fast`, the two that bound how far a word expands (prefix candidates, typos once
 /// exact hits exist) keep Typesense's defaults, which is what makes it fast; the others keep the
 /// hit set the engine's (no word dropped, no split or joined words, no overrides).
 struct TextQuery: Sendable {
@@ -32,10 +32,10 @@ struct TextQuery: Sendable {
         "enable_overrides": false,
     ]
 
-    /// The parameters `exhaustive` sets that `CountMode.fast` leaves to Typesense.
+    /// The parameters `exhaustive` sets that `SearchCounts.fast` leaves to Typesense.
     static let expansionBounds = ["max_candidates", "typo_tokens_threshold"]
 
-    init(_ search: SearchParameters, settings: IndexSettings, fields: Set<String>, counts: CountMode = .exact) {
+    init(_ search: SearchParameters, settings: IndexSettings, fields: Set<String>, counts: SearchCounts = .exact) {
         // A query without a word (by the engine's normaliser) matches every record, as `*` does.
         // The text itself goes as typed: documents hold the raw text and Typesense's tokenizer
         // (no `token_separators`) joins "don't" into one token on both sides, where sending the

@@ -237,14 +237,14 @@ struct RefinedRanking {
 
 extension RefinedRanking {
     /// Puts the geo distance and optional-filter score into each page hit's `_rankingInfo`.
-    static func annotate(_ hits: inout [JSONObject], _ result: Result, from pageStart: Int) {
-        for (i, hit) in hits.enumerated() where hit["_rankingInfo"] != nil {
+    static func annotate(_ hits: inout [SearchHit], _ result: Result, from pageStart: Int) {
+        for (i, hit) in hits.enumerated() where hit.record["_rankingInfo"] != nil {
             let at = pageStart + i
-            guard at < result.details.count, case .object(var info)? = hit["_rankingInfo"] else { continue }
+            guard at < result.details.count, case .object(var info)? = hit.record["_rankingInfo"] else { continue }
             let detail = result.details[at]
             info["filters"] = JSON(detail.filters)
             info["geoDistance"] = JSON(detail.geoDistance == Int.max ? 0 : detail.geoDistance)
-            hits[i]["_rankingInfo"] = .object(info)
+            hits[i].record["_rankingInfo"] = .object(info)
         }
     }
 }
