@@ -53,7 +53,7 @@ let package = Package(
             "QuarryJSON", "QuarryFilters", "QuarrySearchContract", "QuarryEngine", "QuarryBackend", "QuarrySync",
         ]),
         .target(name: "QuarryServer", dependencies: [
-            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarrySearchContract", "QuarryEngine", "QuarryBackend",
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarrySearchContract", "QuarryBackend",
             "QuarrySession", "QuarryFilters", "QuarrySync",
         ]),
         .target(name: "QuarryClient", dependencies: ["QuarryJSON", "QuarryProtocol"]),

@@ -3,7 +3,7 @@ import QuarryProtocol
 import QuarrySearchContract
 
 /// The one mapping of backend errors to JSON-RPC, for index methods and sessions alike
-/// (protocol/README.md, "Errors").
+/// (protocol/README.md, "Error codes").
 extension ResponseError {
     /// Bad parameters are -32602 naming the parameter; a missing index or a bad record is -32602
     /// too (the request named something that cannot be used). A full disk, a failing store, an

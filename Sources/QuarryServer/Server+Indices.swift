@@ -1,5 +1,4 @@
 import QuarryBackend
-import QuarryEngine
 import QuarryJSON
 import QuarryProtocol
 import QuarrySearchContract
