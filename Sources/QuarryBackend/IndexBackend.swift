@@ -7,9 +7,9 @@ import QuarrySearchContract
 /// not change with the backend; what differs is named in `description`, which
 /// `initialize` reports.
 ///
-/// Every method may be called from any thread. Values and errors are the
-/// engine's own types, so both backends answer in one vocabulary and the
-/// server maps one set of errors to JSON-RPC. A write returns only once the
+/// Every method may be called from any thread. Queries, answers and errors are
+/// the search contract's types (`QuarrySearchContract`), so both backends
+/// answer in one vocabulary and the server maps one error type to JSON-RPC. A write returns only once the
 /// change is visible to this backend's reads (read-your-writes).
 public protocol IndexBackend: Sendable {
     var description: BackendDescription { get }
