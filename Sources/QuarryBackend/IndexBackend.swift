@@ -23,8 +23,8 @@ public protocol IndexBackend: Sendable {
     /// Several reads answered together, in order, each with its own result: what a session asks on
     /// one keystroke. A cluster sends them as one request (`searchEach` is the one-by-one way).
     func searchBatch(_ reads: [BatchRead]) -> [Result<SearchAnswer, BackendError>]
-    /// The index's settings with Algolia's names.
-    func settings(index: String) throws(BackendError) -> JSONObject
+    /// The index's settings; a replica's carry its `primary`.
+    func settings(index: String) throws(BackendError) -> IndexSettings
     func listIndices(memory: Bool) throws(BackendError) -> [IndexSummary]
     func getObjects(_ objectIDs: [String], index: String, attributesToRetrieve: [String]?) throws(BackendError) -> [JSONObject?]
     func browse(index: String, from position: BrowsePosition, hitsPerPage: Int?, attributesToRetrieve: [String]?)

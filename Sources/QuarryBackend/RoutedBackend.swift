@@ -53,7 +53,7 @@ public struct RoutedBackend: IndexBackend {
         return answers
     }
 
-    public func settings(index: String) throws(BackendError) -> JSONObject {
+    public func settings(index: String) throws(BackendError) -> IndexSettings {
         try backend(for: index).settings(index: index)
     }
 

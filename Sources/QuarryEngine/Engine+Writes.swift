@@ -137,9 +137,9 @@ extension Engine {
     }
 
     /// The index's settings, rendered with Algolia's current names.
-    public func settings(index name: String) throws(BackendError) -> JSONObject {
+    public func settings(index name: String) throws(BackendError) -> IndexSettings {
         let (index, replica) = try resolve(name)
         guard let view = index.views.view(replica) else { throw .indexNotFound(name) }
-        return view.settings.json()
+        return view.settings
     }
 }

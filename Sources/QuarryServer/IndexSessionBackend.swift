@@ -37,7 +37,7 @@ struct IndexSessionBackend: SearchBackend {
         }
     }
 
-    func settings(index: String) throws(SessionError) -> JSONObject {
+    func settings(index: String) throws(SessionError) -> IndexSettings {
         try call { () throws(BackendError) in try backend.settings(index: index) }
     }
 

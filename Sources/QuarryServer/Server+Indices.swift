@@ -55,7 +55,7 @@ extension Server {
     }
 
     func getSettings(_ request: GetSettingsRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {
-        JSONResponse(.object(try backendCall { () throws(BackendError) in try backend.settings(index: request.index) }))
+        JSONResponse(.object(try backendCall { () throws(BackendError) in try backend.settings(index: request.index) }.json()))
     }
 
     func getObjects(_ request: GetObjectsRequest, _ context: RequestContext) throws(ResponseError) -> JSONResponse {

@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarrySearchContract
 
 /// Relevant sort on virtual replicas (protocol/sessions.md, "Relevant sort"): the toggle and the texts
 /// frontends show.
@@ -26,9 +27,9 @@ public enum RelevantSort {
     /// the primary lists it as `virtual(index)`. Returns its default strictness, or nil.
     public static func virtualReplicaDefault(index: String, backend: any SearchBackend) throws(SessionError) -> Int? {
         let settings = try backend.settings(index: index)
-        guard let primary = settings["primary"]?.stringValue else { return nil }
-        let replicas = try backend.settings(index: primary)["replicas"]?.arrayValue ?? []
-        guard replicas.contains(.string("virtual(\(index))")) else { return nil }
-        return settings["relevancyStrictness"]?.intValue ?? 100
+        guard let primary = settings.primary else { return nil }
+        let replicas = try backend.settings(index: primary).replicas
+        guard replicas.contains(ReplicaReference(name: index, isVirtual: true)) else { return nil }
+        return settings.relevancyStrictness
     }
 }

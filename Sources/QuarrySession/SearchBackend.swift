@@ -8,8 +8,8 @@ import QuarrySearchContract
 public protocol SearchBackend: Sendable {
     func search(index: String, query: SearchQuery) throws(SessionError) -> SearchResponse
     func searchForFacetValues(index: String, query: FacetValueQuery) throws(SessionError) -> FacetValuesResponse
-    /// The index's settings with Algolia's names (`primary`, `replicas`, `relevancyStrictness`).
-    func settings(index: String) throws(SessionError) -> JSONObject
+    /// The index's settings (a replica's name its `primary`; a primary's, its `replicas`).
+    func settings(index: String) throws(SessionError) -> IndexSettings
     /// Every request of one plan (`.emptyHits` answers nil), each with its own outcome, in
     /// order: a cluster sends them as one request per keystroke.
     func searchAll(_ requests: [SearchPlan.Request]) -> [Result<SearchAnswer?, SessionError>]

@@ -51,3 +51,8 @@ extension Engine {
         try deleteBy(index: index, query: try SearchQuery(json: parameters))
     }
 }
+
+extension IndexSettings {
+    /// A setting as `getSettings` answers it.
+    subscript(key: String) -> JSON? { json()[key] }
+}

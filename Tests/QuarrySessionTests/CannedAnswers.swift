@@ -35,6 +35,19 @@ extension FacetValuesResponse {
     }
 }
 
+extension IndexSettings {
+    /// The settings a replica or primary shows: `primary`, `replicas`, `relevancyStrictness`.
+    init(canned json: JSONObject) {
+        self.init()
+        primary = json["primary"]?.stringValue
+        replicas = (json["replicas"]?.arrayValue ?? []).compactMap(\.stringValue).map { name in
+            name.hasPrefix("virtual(") && name.hasSuffix(")")
+                ? ReplicaReference(name: String(name.dropFirst(8).dropLast()), isVirtual: true) : ReplicaReference(name: name, isVirtual: false)
+        }
+        if let strictness = json["relevancyStrictness"]?.intValue { relevancyStrictness = strictness }
+    }
+}
+
 extension SearcherResult {
     /// A member as a UTF-16 connection is sent it.
     subscript(key: String) -> JSON? { json(in: .utf16)[key] }

@@ -78,9 +78,8 @@ final class FakeBackend: SearchBackend, @unchecked Sendable {
         return FacetValuesResponse(canned: response)
     }
 
-    func settings(index: String) throws(SessionError) -> JSONObject {
-        guard let settings = settingsByIndex[index] else { return [:] }
-        return settings
+    func settings(index: String) throws(SessionError) -> IndexSettings {
+        IndexSettings(canned: settingsByIndex[index] ?? [:])
     }
 }
 

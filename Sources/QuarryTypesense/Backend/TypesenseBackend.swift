@@ -51,11 +51,11 @@ public final class TypesenseBackend: IndexBackend {
 
     // MARK: Reads
 
-    public func settings(index: String) throws(BackendError) -> JSONObject {
+    public func settings(index: String) throws(BackendError) -> IndexSettings {
         try ready()
         let (entry, replica) = try catalog.resolve(index)
-        guard let replica else { return entry.parsedSettings.json() }
-        return entry.effectiveSettings(replica: replica).json()
+        guard let replica else { return entry.parsedSettings }
+        return entry.effectiveSettings(replica: replica)
     }
 
     public func primary(ofReplica name: String) -> String? {

@@ -75,3 +75,8 @@ extension SearchHit {
         return object
     }
 }
+
+extension IndexSettings {
+    /// A setting as `getSettings` answers it.
+    subscript(key: String) -> JSON? { json()[key] }
+}
