@@ -1,10 +1,8 @@
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 extension Engine {
-    /// The largest page `browse` returns, as Algolia's.
-    public static let browseMaxHitsPerPage = 1000
-
     /// One page of every record matching `parameters` (a query and filtering
     /// parameters, as `search` takes them), in the order the index ranks ties
     /// in (records in the order they were first added), not capped by
@@ -19,7 +17,7 @@ extension Engine {
         index name: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int? = nil,
         attributesToRetrieve: [String]? = nil
     ) throws(BackendError) -> BrowsePage {
-        var browse = BrowseCursor(index: name, after: "", parameters: parameters, hitsPerPage: Self.browseMaxHitsPerPage,
+        var browse = BrowseCursor(index: name, after: "", parameters: parameters, hitsPerPage: BrowseCursor.maxHitsPerPage,
                                   attributesToRetrieve: nil)
         var after: Int64? = nil
         if let cursor {
@@ -50,7 +48,7 @@ extension Engine {
             try source.browse(after: after, limit: browse.hitsPerPage, matches: matches)
         }
         let retrieve = browse.attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }
-        let hits = page.records.map { entry in Self.retrieve(retrieve, from: entry.record, objectID: entry.objectID) }
+        let hits = page.records.map { entry in RecordAttributes.retrieve(retrieve, from: entry.record, objectID: entry.objectID) }
         var next: String? = nil
         if page.more, let last = page.records.last {
             browse.after = String(last.docID)
@@ -64,15 +62,5 @@ extension Engine {
         parameters.allSatisfy { key, value in
             value.isNull || (key == "query" && value.stringValue?.allSatisfy { $0 == " " } == true)
         }
-    }
-
-    /// The record with only `names` (nil: all), `objectID` always.
-    package static func retrieve(_ names: [String]?, from record: JSONObject, objectID: String) -> JSONObject {
-        guard let names else { return record }
-        var kept: JSONObject = ["objectID": .string(objectID)]
-        for name in names where name != "objectID" {
-            if let value = record[name] { kept[name] = value }
-        }
-        return kept
     }
 }

@@ -1,6 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
+import QuarryRecords
 import QuarrySearchContract
 
 /// The streaming readers:

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 /// Reads that search: each is one `multi_search` on the index's alias (a
@@ -48,7 +48,7 @@ extension TypesenseBackend {
     public func browse(index: String, parameters: JSONObject, cursor: String?, hitsPerPage: Int?, attributesToRetrieve: [String]?)
         throws(BackendError) -> BrowsePage
     {
-        var browse = BrowseCursor(index: index, after: "", parameters: parameters, hitsPerPage: Engine.browseMaxHitsPerPage,
+        var browse = BrowseCursor(index: index, after: "", parameters: parameters, hitsPerPage: BrowseCursor.maxHitsPerPage,
                                   attributesToRetrieve: nil)
         if let cursor {
             if let key = parameters.keys.first {
@@ -58,8 +58,8 @@ extension TypesenseBackend {
         }
         if let hitsPerPage { browse.hitsPerPage = hitsPerPage }
         if let attributesToRetrieve { browse.attributesToRetrieve = attributesToRetrieve }
-        guard (1...Engine.browseMaxHitsPerPage).contains(browse.hitsPerPage) else {
-            throw .invalidParameter(name: "hitsPerPage", expected: "1 to \(Engine.browseMaxHitsPerPage)")
+        guard (1...BrowseCursor.maxHitsPerPage).contains(browse.hitsPerPage) else {
+            throw .invalidParameter(name: "hitsPerPage", expected: "1 to \(BrowseCursor.maxHitsPerPage)")
         }
         try ready()
         let first = browse
@@ -106,7 +106,7 @@ extension TypesenseBackend {
             let documents = results.first?["hits"]?.arrayValue?.compactMap { $0["document"]?.objectValue } ?? []
             for document in documents.prefix(remaining) {
                 guard let record = Self.record(of: document), let objectID = record["objectID"]?.stringValue else { continue }
-                hits.append(Engine.retrieve(retrieve, from: record, objectID: objectID))
+                hits.append(RecordAttributes.retrieve(retrieve, from: record, objectID: objectID))
                 after = document[BrowseKey.field]?.intValue.map(Int64.init) ?? after
             }
             if documents.count > remaining { more = true; break }

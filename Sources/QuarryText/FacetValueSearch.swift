@@ -1,34 +1,12 @@
 import QuarryJSON
 import QuarrySearchContract
 
-/// Which values of one facet match what the user types, and how many hits hold each?
-///
-/// Counts come from the search machinery (the query, filters, disjunctive groups and hierarchical
-/// selections of the parameters; an or-group on the attribute itself is relaxed as for its facet
-/// list). Values are then matched against `facetQuery` word by word as record text is: prefix on
-/// the last word, typos within the usual budget; every query word must match. Best counts first.
-extension SearchIndex {
-    public func searchForFacetValues(
-        attribute: String, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters
-    ) throws(BackendError) -> JSON {
-        let started = ContinuousClock.now
-        try FacetValueSearch.checkSearchable(attribute, settings: settings)
-        let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
-        let response = try search(counting, records: InMemoryRecords([]))
-        let counts = response.extra["facets"]?[attribute]?.objectValue ?? [:]
-        let hits = FacetValueSearch.facetHits(counts: counts, facetQuery: facetQuery, maxFacetHits: maxFacetHits, parameters: parameters)
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        return FacetValueSearch.response(hits, processingTimeMS: milliseconds)
-    }
-}
-
 /// The steps of `searchForFacetValues` around counting. Public so that a remote backend
 /// (QuarryTypesense) counts the values its own way, then validates, matches and answers exactly as
 /// the engine does.
-public enum FacetValueSearch {
+package enum FacetValueSearch {
     /// `facetQuery` (default "") and `maxFacetHits` (default 10, 1 to 100) of a request.
-    public static func request(_ parameters: JSONObject) throws(BackendError) -> (facetQuery: String, maxFacetHits: Int) {
+    package static func request(_ parameters: JSONObject) throws(BackendError) -> (facetQuery: String, maxFacetHits: Int) {
         let reader = ParameterReader(parameters)
         let facetQuery = try reader.string("facetQuery") ?? ""
         let maxFacetHits = try reader.int("maxFacetHits", min: 1, max: 100, expected: "an integer between 1 and 100") ?? 10
@@ -36,7 +14,7 @@ public enum FacetValueSearch {
     }
 
     /// Only `searchable(attribute)` facets can be searched.
-    public static func checkSearchable(_ attribute: String, settings: IndexSettings) throws(BackendError) {
+    package static func checkSearchable(_ attribute: String, settings: IndexSettings) throws(BackendError) {
         guard settings.attributesForFaceting.contains(where: { $0.attribute == attribute && $0.modifier == .searchable }) else {
             throw .invalidParameter(name: "facetName", expected: "an attribute declared as searchable(\(attribute)) in the index "
                 + "setting attributesForFaceting ('\(attribute)' is not)")
@@ -44,7 +22,7 @@ public enum FacetValueSearch {
     }
 
     /// The search whose `facets[attribute]` holds every value's count.
-    public static func countingParameters(_ parameters: SearchParameters, attribute: String) -> SearchParameters {
+    package static func countingParameters(_ parameters: SearchParameters, attribute: String) -> SearchParameters {
         var counting = parameters
         counting.hitsPerPage = 0
         counting.page = 0
@@ -59,7 +37,7 @@ public enum FacetValueSearch {
     }
 
     /// `{value, highlighted, count}` for the counted values matching `facetQuery`, best counts first.
-    public static func facetHits(counts: JSONObject, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters) -> [JSON] {
+    package static func facetHits(counts: JSONObject, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters) -> [JSON] {
         var query = parameters
         query.query = facetQuery
         query.queryType = .prefixLast
@@ -85,7 +63,7 @@ public enum FacetValueSearch {
         }
     }
 
-    public static func response(_ hits: [JSON], processingTimeMS: Int) -> JSON {
+    package static func response(_ hits: [JSON], processingTimeMS: Int) -> JSON {
         ["facetHits": .array(hits), "exhaustiveFacetsCount": true, "processingTimeMS": JSON(processingTimeMS)]
     }
 }

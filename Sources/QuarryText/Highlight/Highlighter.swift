@@ -11,9 +11,9 @@ import QuarrySearchContract
 ///
 /// Public, with an optional `LeafMatches` source, so a remote backend (QuarryTypesense) renders the
 /// words its server marked with exactly these shapes and rules.
-public struct Highlighter {
+package struct Highlighter {
     /// A leaf's matches given its text and dotted path; nil lets the engine's `TextMatcher` decide.
-    public typealias LeafMatches = (_ text: String, _ path: String) -> [TokenMatch]?
+    package typealias LeafMatches = (_ text: String, _ path: String) -> [TokenMatch]?
 
     let words: [QueryWord]
     let preTag: String
@@ -21,7 +21,7 @@ public struct Highlighter {
     let encoding: PositionEncoding
     private var matcher: TextMatcher
 
-    public init(words: [QueryWord], preTag: String, postTag: String, encoding: PositionEncoding) {
+    package init(words: [QueryWord], preTag: String, postTag: String, encoding: PositionEncoding) {
         self.words = words
         self.preTag = preTag
         self.postTag = postTag
@@ -30,7 +30,7 @@ public struct Highlighter {
     }
 
     /// The `_highlightResult` mirror of `value`, adding its spans to `ranges`; nil for values with no strings.
-    public mutating func mirror(_ value: JSON, path: String, ranges: inout HitRanges, leafMatches: LeafMatches? = nil) -> JSON? {
+    package mutating func mirror(_ value: JSON, path: String, ranges: inout HitRanges, leafMatches: LeafMatches? = nil) -> JSON? {
         switch value {
         case .string(let text):
             return .object(result(text, path: path, ranges: &ranges, matches: leafMatches?(text, path)))
