@@ -1,7 +1,7 @@
 import QuarryJSON
 import QuarrySearchContract
 
-/// The steps of `searchForFacetValues` around counting. Public so that a remote backend
+/// The steps of `searchForFacetValues` around counting. Shared (QuarryText) so that a remote backend
 /// (QuarryTypesense) counts the values its own way, then validates, matches and answers exactly as
 /// the engine does.
 package enum FacetValueSearch {

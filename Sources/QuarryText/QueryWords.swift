@@ -5,7 +5,7 @@ import QuarrySearchContract
 /// Splits the query with the same normaliser as the index and decides per word whether it may match as
 /// a prefix (`queryType`; a trailing space ends the last word) and how many typos it allows.
 ///
-/// Public so a remote backend highlights with the engine's reading of the query.
+/// Shared (QuarryText) so the Typesense backend highlights with the engine's reading of the query.
 package struct QueryWord: Sendable {
     package let bytes: [UInt8]
     package let text: String

@@ -6,7 +6,7 @@ import QuarrySearchContract
 /// A slot is one searchable path. With `searchableAttributes` set, slots follow its order and each
 /// takes the rank of its entry (`"a,b"` shares one rank). Left empty, every top-level attribute of a
 /// record is a slot in record order, ranked by that order (so slots mean different keys per record).
-/// Public so that a remote backend (QuarryTypesense) indexes and highlights exactly these values.
+/// Shared (QuarryText) so that the Typesense backend indexes and highlights exactly these values.
 package struct SearchableLayout: Sendable {
     package let isDynamic: Bool
     /// Per static slot: the dotted path, its components, rank and whether position counts.

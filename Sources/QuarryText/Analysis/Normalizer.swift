@@ -5,7 +5,7 @@ import Foundation
 /// Folds one Unicode scalar to the bytes it contributes to a normalised word: lower-cased, diacritics
 /// stripped (`É` → `e`, `ß` → `ss`), or nothing for a combining mark. Scalars that are neither letters,
 /// digits nor marks separate words. Everything is UTF-8 bytes so the dictionary compares bytewise.
-/// Public (its `words`) so that a remote backend (QuarryTypesense) sends the query as the engine's words.
+/// Shared (its `words`, QuarryText) so that the Typesense backend sends the query as the engine's words.
 package enum Normalizer {
     /// Folded forms of U+0080..<U+2000 (Latin, Greek, Cyrillic and their extensions), computed once.
     private static let table = FoldTable()

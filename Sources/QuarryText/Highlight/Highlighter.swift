@@ -9,10 +9,10 @@ import QuarrySearchContract
 /// `"brand.name"`), listing half-open spans of the marked text, ascending, in the client's position
 /// encoding, counted from the start of that value.
 ///
-/// Public, with an optional `LeafMatches` source, so a remote backend (QuarryTypesense) renders the
+/// Shared (QuarryText), with an optional `LeafMatches` source, so the Typesense backend renders the
 /// words its server marked with exactly these shapes and rules.
 package struct Highlighter {
-    /// A leaf's matches given its text and dotted path; nil lets the engine's `TextMatcher` decide.
+    /// A leaf's matches given its text and dotted path; nil lets `TextMatcher` decide.
     package typealias LeafMatches = (_ text: String, _ path: String) -> [TokenMatch]?
 
     let words: [QueryWord]
@@ -56,7 +56,7 @@ package struct Highlighter {
     }
 
     /// `{value, matchLevel, matchedWords, fullyHighlighted}` for one string; `path` nil records no ranges;
-    /// `matches`, when given, replace the engine's own matching.
+    /// `matches`, when given, replace `TextMatcher`'s.
     mutating func result(_ text: String, path: String?, ranges: inout HitRanges, matches given: [TokenMatch]? = nil) -> JSONObject {
         let matches = given ?? matcher.matches(in: text)
         let marked = matches.filter(\.isMatched)

@@ -4,7 +4,7 @@
 /// query word the way the index did: exact, prefix (only the typed part is marked), or within the
 /// word's typo budget. Offsets are UTF-8 byte offsets into the value.
 ///
-/// Public so a remote backend (QuarryTypesense) can turn its server's marked values into these.
+/// Shared (QuarryText) so the Typesense backend can turn its server's marked values into these.
 package struct TokenMatch: Sendable {
     package var start: Int
     package var end: Int
@@ -24,7 +24,7 @@ package struct TokenMatch: Sendable {
     package var isFullyMarked: Bool { markEnd == end }
 }
 
-/// Public so a remote backend tokenises values, and decides which words matched, as the highlighter does.
+/// Shared so the Typesense backend tokenises values, and decides which words matched, as the highlighter does.
 package struct TextMatcher {
     let words: [QueryWord]
     private var tokenizer = Tokenizer()
