@@ -13,7 +13,7 @@ package struct SearchableLayout: Sendable {
     package let names: [String]
     package let components: [[String]]
     package let ranks: [Int]
-    let ordered: [Bool]
+    @usableFromInline let ordered: [Bool]
     package let typoDisabledAttributes: Set<String>
 
     package init(settings: IndexSettings) {
@@ -36,10 +36,11 @@ package struct SearchableLayout: Sendable {
         self.typoDisabledAttributes = Set(settings.disableTypoToleranceOnAttributes)
     }
 
-    /// Slots past the last path (or past 31, see `Location`) answer as the last one.
-    package func rank(ofSlot slot: Int) -> Int { isDynamic ? slot : ranks[min(slot, ranks.count - 1)] }
+    /// Slots past the last path (or past 31, see `Location`) answer as the last one. Inlinable, as
+    /// `isOrdered`: the engine's ranking asks for every matched word, from another module.
+    @inlinable package func rank(ofSlot slot: Int) -> Int { isDynamic ? slot : ranks[min(slot, ranks.count - 1)] }
 
-    package func isOrdered(slot: Int) -> Bool { isDynamic ? true : ordered[min(slot, ordered.count - 1)] }
+    @inlinable package func isOrdered(slot: Int) -> Bool { isDynamic ? true : ordered[min(slot, ordered.count - 1)] }
 
     /// Calls `body(slot, attributeName, value)` for each searchable value of `record`, slot by slot;
     /// `value` is a string or number leaf, arrays and objects flattened in order.

@@ -6,7 +6,7 @@ package enum RecordImport {
     static let maxSkippedReasons = 10
 
     /// Hands every good record of an import file to `keep` (objectIDs generated where missing, as
-    /// the engine's rules say), skipping bad ones when `skipInvalid`; reports progress when due and,
+    /// `RecordRules` say), skipping bad ones when `skipInvalid`; reports progress when due and,
     /// at the same moments, throws `.cancelled` if the caller cancelled. Both backends import
     /// through it, so they accept, skip and report alike. `keep` also gets the record's JSON text
     /// as the file had it, when the reader kept it and the rules left the record as it was: parsed,

@@ -29,7 +29,8 @@ package enum TypoDistance {
         return best.typos <= limit ? best : nil
     }
 
-    /// Fills row `j` of the table from rows `j - 1` and `j - 2`.
+    /// Fills row `j` of the table from rows `j - 1` and `j - 2`. Inlinable (with `cost`): the engine's
+    /// dictionary walk (`TypoMatcher`) fills one row per trie node, from another module.
     @inlinable @inline(__always)
     package static func fillRow(j: Int, query: [UInt8], textByte c: UInt8, previousTextByte: UInt8?, rows: inout [Int], width: Int) {
         let row = j * width, above = (j - 1) * width
