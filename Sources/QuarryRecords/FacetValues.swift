@@ -1,5 +1,4 @@
 import QuarryJSON
-import QuarrySearchContract
 
 /// How record values become facet texts and numbers, the same way for building and for filtering
 /// (package-visible: the Typesense backend derives its documents with these same rules).
