@@ -41,16 +41,21 @@ let package = Package(
         .target(name: "QuarryFilters", dependencies: ["QuarryJSON"]),
         // The search contract between the edges and the backends: queries, answers, settings, errors.
         .target(name: "QuarrySearchContract", dependencies: ["QuarryJSON", "QuarryFilters"]),
+        // How record text is normalised, matched and highlighted: one reading of text for both backends.
+        .target(name: "QuarryText", dependencies: ["QuarryJSON", "QuarrySearchContract"]),
+        // What a record is and how it is read: record rules, partial updates, facet values, import readers.
+        .target(name: "QuarryRecords", dependencies: ["QuarryJSON", "QuarrySearchContract", "QuarrySync"]),
         .target(name: "QuarryEngine", dependencies: [
-            "QuarryJSON", "QuarryFilters", "QuarrySearchContract", "QuarrySync", "CSQLite", "CZstd", "CMalloc", "CPrefetch",
+            "QuarryJSON", "QuarryFilters", "QuarrySearchContract", "QuarryText", "QuarryRecords", "QuarrySync", "CSQLite", "CZstd",
+            "CMalloc", "CPrefetch",
             .product(name: "Collections", package: "swift-collections"),
         ]),
         .target(name: "QuarrySession", dependencies: ["QuarryJSON", "QuarryFilters", "QuarrySearchContract"]),
         // Where indices live: the protocol the server calls, met by the engine and by QuarryTypesense.
         .target(name: "QuarryBackend", dependencies: ["QuarryJSON", "QuarrySearchContract", "QuarryEngine", "QuarrySync"]),
-        // Indices on a Typesense cluster; reuses the engine's settings, import readers and filters.
+        // Indices on a Typesense cluster; reads records and text as the engine does (QuarryRecords, QuarryText), not the engine.
         .target(name: "QuarryTypesense", dependencies: [
-            "QuarryJSON", "QuarryFilters", "QuarrySearchContract", "QuarryEngine", "QuarryBackend", "QuarrySync",
+            "QuarryJSON", "QuarryFilters", "QuarrySearchContract", "QuarryText", "QuarryRecords", "QuarryBackend", "QuarrySync",
         ]),
         .target(name: "QuarryServer", dependencies: [
             "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarrySearchContract", "QuarryBackend",
@@ -80,8 +85,8 @@ let package = Package(
         ]),
         // The fuzz targets' oracles, replayed by the tests and driven by libFuzzer (Fuzz/).
         .target(name: "QuarryFuzzing", dependencies: [
-            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarrySearchContract", "QuarryEngine",
-            "QuarryBackend", "QuarryServer", "QuarrySync",
+            "QuarryJSON", "QuarryProtocol", "QuarryTransport", "QuarryFilters", "QuarrySearchContract", "QuarryRecords",
+            "QuarryEngine", "QuarryBackend", "QuarryServer", "QuarrySync",
         ]),
         .executableTarget(name: "quarry", dependencies: [
             "QuarryServer", "QuarryTransport", "QuarrySearchContract", "QuarryEngine", "QuarryBackend", "QuarryTypesense", "QuarryJSON", "QuarryProtocol",
@@ -95,12 +100,16 @@ let package = Package(
         .testTarget(name: "QuarryTransportTests", dependencies: ["QuarryTransport"]),
         .testTarget(name: "QuarryRelayTests", dependencies: ["QuarryRelay", "QuarryTransport", "QuarryJSON"]),
         .testTarget(name: "QuarrySearchContractTests", dependencies: ["QuarrySearchContract", "QuarryFilters", "QuarryJSON"]),
+        .testTarget(name: "QuarryRecordsTests", dependencies: ["QuarryRecords", "QuarrySearchContract", "QuarryJSON"]),
         .testTarget(name: "QuarryFiltersTests", dependencies: ["QuarryFilters", "QuarryJSON"]),
-        .testTarget(name: "QuarryEngineTests", dependencies: ["QuarryEngine", "QuarrySearchContract", "QuarryJSON", "QuarryFilters", "QuarrySync"]),
+        .testTarget(name: "QuarryEngineTests", dependencies: [
+            "QuarryEngine", "QuarrySearchContract", "QuarryText", "QuarryRecords", "QuarryJSON", "QuarryFilters", "QuarrySync",
+        ]),
         .testTarget(name: "QuarrySessionTests", dependencies: ["QuarrySession", "QuarrySearchContract", "QuarryFilters", "QuarryJSON"]),
         .testTarget(name: "QuarryBackendTests", dependencies: ["QuarryBackend", "QuarrySearchContract", "QuarryEngine", "QuarryJSON"]),
         .testTarget(name: "QuarryTypesenseTests", dependencies: [
-            "QuarryTypesense", "QuarryBackend", "QuarrySearchContract", "QuarryEngine", "QuarryFilters", "QuarryJSON", "QuarrySync",
+            "QuarryTypesense", "QuarryBackend", "QuarrySearchContract", "QuarryText", "QuarryRecords", "QuarryEngine", "QuarryFilters",
+            "QuarryJSON", "QuarrySync",
         ]),
         .testTarget(name: "QuarryMCPTests", dependencies: ["QuarryMCP", "QuarryClient", "QuarryJSON"]),
         .testTarget(name: "QuarryWebTests", dependencies: ["QuarryWeb"]),

@@ -1,10 +1,8 @@
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 extension Engine {
-    /// The largest page `browse` returns, as Algolia's.
-    public static let browseMaxHitsPerPage = 1000
-
     /// One page of every record matching a query (its words and filters, as
     /// `search` reads them), in the order the index ranks ties
     /// in (records in the order they were first added), not capped by
@@ -22,7 +20,7 @@ extension Engine {
         var after: Int64? = nil
         switch position {
         case .start(let query):
-            browse = BrowseCursor(index: name, after: "", query: query, hitsPerPage: Self.browseMaxHitsPerPage, attributesToRetrieve: nil)
+            browse = BrowseCursor(index: name, after: "", query: query, hitsPerPage: BrowseCursor.maxHitsPerPage, attributesToRetrieve: nil)
         case .cursor(let cursor):
             browse = try BrowseCursor(decoding: cursor, index: name)
             guard let docID = Int64(browse.after) else {
@@ -48,22 +46,12 @@ extension Engine {
             try source.browse(after: after, limit: browse.hitsPerPage, matches: matches)
         }
         let retrieve = browse.attributesToRetrieve.flatMap { $0.contains("*") ? nil : $0 }
-        let hits = page.records.map { entry in Self.retrieve(retrieve, from: entry.record, objectID: entry.objectID) }
+        let hits = page.records.map { entry in RecordAttributes.retrieve(retrieve, from: entry.record, objectID: entry.objectID) }
         var next: String? = nil
         if page.more, let last = page.records.last {
             browse.after = String(last.docID)
             next = browse.encoded
         }
         return BrowsePage(hits: hits, cursor: next, nbHits: nbHits)
-    }
-
-    /// The record with only `names` (nil: all), `objectID` always.
-    package static func retrieve(_ names: [String]?, from record: JSONObject, objectID: String) -> JSONObject {
-        guard let names else { return record }
-        var kept: JSONObject = ["objectID": .string(objectID)]
-        for name in names where name != "objectID" {
-            if let value = record[name] { kept[name] = value }
-        }
-        return kept
     }
 }

@@ -1,5 +1,6 @@
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 extension Engine {
     /// `searchForFacetValues`: the values of one `searchable()` facet matching the query's

@@ -1,9 +1,8 @@
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 extension Engine {
-    static let maxSkippedReasons = 10
-
     /// Streams a JSON (one array), NDJSON or CSV file into `index`, adding or
     /// replacing records by objectID (generated when missing).
     ///
@@ -56,15 +55,6 @@ extension Engine {
         return try run(lifecycleHeld: false)
     }
 
-    /// What an import read: records kept, records skipped, and the first few reasons.
-    package struct ImportCounts {
-        package var imported = 0
-        package var skipped = 0
-        package var reasons: [String] = []
-
-        package init() {}
-    }
-
     /// Reads every item and upserts the good ones; runs inside the transaction. The views follow as
     /// `EngineImportBuild` builds them, from the records as they are stored, on threads of their own,
     /// unless the import changed the settings a view was built with: then each is rebuilt from the store.
@@ -73,7 +63,7 @@ extension Engine {
         progress: (ImportProgress) -> Void, isCancelled: () -> Bool
     ) throws(BackendError) -> (ImportCounts, EngineIndexChange) {
         func storeRecords(_ keep: (DocID, JSONObject) -> Void) throws(BackendError) -> ImportCounts {
-            try readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
+            try RecordImport.readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
                 (objectID, record, text) throws(BackendError) in
                 keep(try store.upsert(objectID: objectID, body: text ?? JSONWriter.encode(.object(record))), record)
             }
@@ -89,66 +79,5 @@ extension Engine {
             throw error
         }
         return (counts, .building(build))
-    }
-
-    /// Hands every good record of an import file to `keep` (objectIDs generated where missing, as
-    /// the engine's rules say), skipping bad ones when `skipInvalid`; reports progress when due and,
-    /// at the same moments, throws `.cancelled` if the caller cancelled. Both backends import
-    /// through it, so they accept, skip and report alike. `keep` also gets the record's JSON text
-    /// as the file had it, when the reader kept it and the rules left the record as it was: parsed,
-    /// that text is the record, so storing it spares encoding the record again.
-    package static func readRecords(
-        from reader: inout any ImportReader, skipInvalid: Bool, progress: (ImportProgress) -> Void, isCancelled: () -> Bool,
-        _ keep: (String, JSONObject, [UInt8]?) throws(BackendError) -> Void
-    ) throws(BackendError) -> ImportCounts {
-        var counts = ImportCounts()
-        var throttle = ImportProgressThrottle()
-        func report(final: Bool) throws(BackendError) {
-            guard final || throttle.isDue(records: counts.imported + counts.skipped) else { return }
-            progress(ImportProgress(
-                bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, records: counts.imported, skipped: counts.skipped))
-            if isCancelled() { throw .cancelled }
-        }
-        while let item = try reader.next() {
-            do throws(BackendError) {
-                switch item {
-                case .invalid(let position, let reason):
-                    throw BackendError.invalidRecord(position: position.description, reason: reason)
-                case .value(let value, let position, let text):
-                    let (objectID, record, asIs) = try EngineRecordRules.preparing(
-                        value, position: position.description, generate: true)
-                    try keep(objectID, record, asIs ? text : nil)
-                    counts.imported += 1
-                }
-            } catch {
-                guard skipInvalid, case .invalidRecord = error else { throw error }
-                counts.skipped += 1
-                if counts.reasons.count < maxSkippedReasons { counts.reasons.append(error.description) }
-            }
-            try report(final: false)
-        }
-        try report(final: true)
-        return counts
-    }
-}
-
-/// Decides when an import reports progress: every 10,000 records, or when
-/// 100 ms have passed (the clock is read only every 256 records).
-struct ImportProgressThrottle {
-    private let clock = ContinuousClock()
-    private var lastReport: ContinuousClock.Instant
-    private var lastRecords = 0
-
-    init() {
-        lastReport = clock.now
-    }
-
-    mutating func isDue(records: Int) -> Bool {
-        if records - lastRecords >= 10_000 || (records % 256 == 0 && clock.now - lastReport >= .milliseconds(100)) {
-            lastRecords = records
-            lastReport = clock.now
-            return true
-        }
-        return false
     }
 }

@@ -1,5 +1,6 @@
 import OrderedCollections
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 extension Engine {
@@ -13,7 +14,7 @@ extension Engine {
         var prepared: [(objectID: String, record: JSONObject)] = []
         prepared.reserveCapacity(objects.count)
         for (offset, object) in objects.enumerated() {
-            prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
+            prepared.append(try RecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
         }
         let outcome = try performWrite(index: name, create: true) { (store, before) throws(BackendError) -> ((), EngineIndexChange) in
             // A large batch is indexed as an import is: each view's segment is built on a thread of its own
@@ -41,21 +42,21 @@ extension Engine {
 
     /// Merges each object's top-level attributes into the stored record with
     /// its objectID, applying Algolia's `_operation` values (see
-    /// `EnginePartialUpdate`). A missing record is created when
+    /// `PartialUpdate`). A missing record is created when
     /// `createIfNotExists`, and skipped otherwise (as Algolia does).
     public func partialUpdateObjects(
         _ objects: [JSONObject], index name: String, createIfNotExists: Bool = true
     ) throws(BackendError) -> WriteReceipt {
         var prepared: [(objectID: String, record: JSONObject)] = []
         for (offset, object) in objects.enumerated() {
-            prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: false))
+            prepared.append(try RecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: false))
         }
         let outcome = try performWrite(index: name, create: createIfNotExists) { (store, before) throws(BackendError) in
             var upserts: OrderedDictionary<DocID, JSONObject> = [:]
             for (offset, (objectID, changes)) in prepared.enumerated() {
                 let existing = try store.record(objectID: objectID)?.1
                 guard existing != nil || createIfNotExists,
-                      let merged = try EnginePartialUpdate.apply(changes, to: existing, position: "record \(offset + 1)")
+                      let merged = try PartialUpdate.apply(changes, to: existing, position: "record \(offset + 1)")
                 else { continue }
                 let id = try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(merged)))
                 upserts[id] = merged
@@ -130,7 +131,7 @@ extension Engine {
         return try resolve(name).index.readers.withSource { (records) throws(BackendError) -> [JSONObject?] in
             var found: [JSONObject?] = []
             for id in objectIDs {
-                found.append(try records.record(objectID: id).map { Self.retrieve(retrieve, from: $0, objectID: id) })
+                found.append(try records.record(objectID: id).map { RecordAttributes.retrieve(retrieve, from: $0, objectID: id) })
             }
             return found
         }

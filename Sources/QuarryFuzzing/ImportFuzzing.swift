@@ -3,6 +3,7 @@ import Glibc
 #endif
 import QuarryEngine
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 /// The import readers' oracle: a file reads as the same records and the same

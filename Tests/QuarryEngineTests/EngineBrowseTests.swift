@@ -1,7 +1,7 @@
 import QuarryJSON
 import XCTest
 @testable import QuarryEngine
-import QuarrySearchContract
+@testable import QuarrySearchContract
 
 /// `browse` and `getObjects`:
 /// 1. browse returns every record once, in the order ties rank in (first added first), past `paginationLimitedTo`;
@@ -137,17 +137,5 @@ final class EngineBrowseTests: EngineTestCase {
         XCTAssertEqual(hits.first { $0["objectID"] == "k0080" }, ["objectID": "k0080", "title": "new version"])
         let untouched = Set((0..<100).map { String(format: "k%04d", $0) }).subtracting(["k0070"])
         XCTAssertTrue(untouched.isSubset(of: Set(ids)), "nothing that existed throughout is skipped")
-    }
-
-    func testBase64URLRoundTripsEveryLength() {
-        for length in 0..<40 {
-            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 37 + 251) }
-            let text = Base64URL.encode(bytes)
-            XCTAssertFalse(text.contains("=") || text.contains("+") || text.contains("/"), text)
-            XCTAssertEqual(Base64URL.decode(text), bytes, "length \(length)")
-        }
-        XCTAssertNil(Base64URL.decode("A"), "a lone sixth of a byte")
-        XCTAssertNil(Base64URL.decode("AB=="), "no padding")
-        XCTAssertNil(Base64URL.decode("é"))
     }
 }

@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarryText
 @testable import QuarryTypesense
 import XCTest
 import QuarrySearchContract

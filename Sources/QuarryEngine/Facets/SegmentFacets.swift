@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarryRecords
 
 /// What one segment knows for filters, facets, distinct and geo, by ordinal (the segment's order).
 struct SegmentFacets: Sendable {

@@ -1,3 +1,4 @@
+import QuarryText
 /// Postings laid out from a builder's tokens, two halves of the documents at once.
 ///
 /// Placing each (term, document) pair is a scattered write into arrays of tens of millions of

@@ -1,5 +1,6 @@
 import Foundation
 import QuarrySearchContract
+import QuarryText
 
 /// How is a snapshot kept across restarts, and how do we know a file is safe to use?
 ///

@@ -1,5 +1,6 @@
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 public typealias DocID = UInt32
 

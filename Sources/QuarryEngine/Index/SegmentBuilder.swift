@@ -1,4 +1,5 @@
 import QuarryJSON
+import QuarryText
 
 /// How do records (or the surviving documents of older segments) become a `Segment`?
 ///

@@ -1,5 +1,6 @@
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 /// In what order do documents rank when the text ties?
 ///

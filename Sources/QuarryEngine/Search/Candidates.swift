@@ -1,3 +1,4 @@
+import QuarryText
 /// Which documents of one segment match every query word, and what do their postings already say
 /// about typos, exactness and attribute?
 ///

@@ -1,5 +1,6 @@
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 /// What does one hit of the page carry?
 ///

@@ -1,4 +1,5 @@
 import QuarrySearchContract
+import QuarryText
 
 /// Which documents match a query and filters, unranked: what `browse` pages through.
 ///

@@ -1,5 +1,6 @@
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 /// Given a query, which documents are the hits of the requested page, in which order?
 ///

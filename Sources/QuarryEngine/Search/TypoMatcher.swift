@@ -1,3 +1,4 @@
+import QuarryText
 /// Which terms of a segment's dictionary does one query word match, and with how many typos?
 ///
 /// Without typos: one lookup, or one prefix range. With typos: a depth-first walk of the sorted

@@ -1,4 +1,3 @@
-import QuarryEngine
 import QuarryJSON
 import QuarrySearchContract
 

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 extension TypesenseBackend {
@@ -30,11 +30,11 @@ extension TypesenseBackend {
             try checkReplicas(of: index, settings: combined, snapshot: try catalog.snapshot())
             merged = combined
         }
-        var counts = Engine.ImportCounts()
+        var counts = ImportCounts()
         do throws(BackendError) {
             try rebuild(entry, settings: merged?.json() ?? entry.settings) { sink throws(BackendError) in
                 if existed { try copyRecords(of: entry, into: sink) }
-                counts = try Engine.readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
+                counts = try RecordImport.readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
                     (_, record, _) throws(BackendError) in try sink.add(record)
                 }
             }

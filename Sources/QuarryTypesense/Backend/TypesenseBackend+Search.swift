@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 /// Reads that search: each is one `multi_search` on the index's alias (a
@@ -45,15 +45,15 @@ extension TypesenseBackend {
         var browse: BrowseCursor
         switch position {
         case .start(let query):
-            browse = BrowseCursor(index: index, after: "", query: query, hitsPerPage: Engine.browseMaxHitsPerPage,
+            browse = BrowseCursor(index: index, after: "", query: query, hitsPerPage: BrowseCursor.maxHitsPerPage,
                                   attributesToRetrieve: nil)
         case .cursor(let cursor):
             browse = try BrowseCursor(decoding: cursor, index: index)
         }
         if let hitsPerPage { browse.hitsPerPage = hitsPerPage }
         if let attributesToRetrieve { browse.attributesToRetrieve = attributesToRetrieve }
-        guard (1...Engine.browseMaxHitsPerPage).contains(browse.hitsPerPage) else {
-            throw .invalidParameter(name: "hitsPerPage", expected: "1 to \(Engine.browseMaxHitsPerPage)")
+        guard (1...BrowseCursor.maxHitsPerPage).contains(browse.hitsPerPage) else {
+            throw .invalidParameter(name: "hitsPerPage", expected: "1 to \(BrowseCursor.maxHitsPerPage)")
         }
         try ready()
         let first = browse
@@ -100,7 +100,7 @@ extension TypesenseBackend {
             let documents = results.first?["hits"]?.arrayValue?.compactMap { $0["document"]?.objectValue } ?? []
             for document in documents.prefix(remaining) {
                 guard let record = Self.record(of: document), let objectID = record["objectID"]?.stringValue else { continue }
-                hits.append(Engine.retrieve(retrieve, from: record, objectID: objectID))
+                hits.append(RecordAttributes.retrieve(retrieve, from: record, objectID: objectID))
                 after = document[BrowseKey.field]?.intValue.map(Int64.init) ?? after
             }
             if documents.count > remaining { more = true; break }

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
 
 /// Writes. Each returns once the cluster's leader has applied it; the cluster
@@ -9,7 +9,7 @@ extension TypesenseBackend {
     public func saveObjects(_ objects: [JSONObject], index: String) throws(BackendError) -> WriteReceipt {
         var prepared: [(objectID: String, record: JSONObject)] = []
         for (offset, object) in objects.enumerated() {
-            prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
+            prepared.append(try RecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: true))
         }
         try ready()
         try onCurrentCollection(index, create: true) { entry throws(BackendError) in
@@ -21,7 +21,7 @@ extension TypesenseBackend {
     public func partialUpdateObjects(_ objects: [JSONObject], index: String, createIfNotExists: Bool) throws(BackendError) -> WriteReceipt {
         var prepared: [(objectID: String, record: JSONObject)] = []
         for (offset, object) in objects.enumerated() {
-            prepared.append(try EngineRecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: false))
+            prepared.append(try RecordRules.prepare(.object(object), position: "record \(offset + 1)", generate: false))
         }
         try ready()
         try onCurrentCollection(index, create: createIfNotExists) { entry throws(BackendError) in
@@ -29,7 +29,7 @@ extension TypesenseBackend {
             var merged: [JSONObject] = []
             for (offset, ((_, changes), current)) in zip(prepared, existing).enumerated() {
                 guard current != nil || createIfNotExists,
-                      let record = try EnginePartialUpdate.apply(changes, to: current, position: "record \(offset + 1)")
+                      let record = try PartialUpdate.apply(changes, to: current, position: "record \(offset + 1)")
                 else { continue }
                 merged.append(record)
             }

@@ -1,6 +1,6 @@
 import QuarryBackend
-import QuarryEngine
 import QuarryJSON
+import QuarryRecords
 import QuarrySync
 import QuarrySearchContract
 
@@ -89,7 +89,7 @@ public final class TypesenseBackend: IndexBackend {
                 try api.document(objectID, collection: FieldNames.alias(ofIndex: entry.name))
             }
             found.append(document.flatMap(Self.record).map {
-                Engine.retrieve(retrieve, from: $0, objectID: objectID)
+                RecordAttributes.retrieve(retrieve, from: $0, objectID: objectID)
             })
         }
         return found

@@ -1,7 +1,8 @@
 import QuarryFilters
-import QuarryEngine
 import QuarryJSON
+import QuarryRecords
 import QuarrySearchContract
+import QuarryText
 
 /// How one record becomes one Typesense document (see `FieldNames` for the field kinds).
 ///
@@ -29,7 +30,7 @@ import QuarrySearchContract
 ///   (lat 95, lng 200) as the engine does, so only non-finite ones are dropped.
 public struct DocumentBuilder: Sendable {
     public let settings: IndexSettings
-    public let layout: SearchableLayout
+    package let layout: SearchableLayout
     /// Paths with facet texts: facet attributes, the distinct attribute, `_tags`.
     public let facetPaths: [String]
 

@@ -1,4 +1,4 @@
-import QuarryEngine
+import QuarryRecords
 
 /// The exact-match keys a document carries in `_q_filter`, so facet and tag
 /// filters keep the engine's semantics on Typesense.

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarrySearchContract
+import QuarryText
 
 /// Which `s_` fields a search queries, in priority order, with `query_by_weights`.
 ///

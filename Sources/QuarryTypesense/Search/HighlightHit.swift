@@ -1,6 +1,6 @@
-import QuarryEngine
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 /// What does a Typesense hit carry beyond its record, rendered exactly as the embedded engine would?
 ///

@@ -1,5 +1,5 @@
-import QuarryEngine
 import QuarryJSON
+import QuarryText
 
 /// Which value of the record is element i of a searchable `s_` field?
 ///

@@ -1,4 +1,4 @@
-import QuarryEngine
+import QuarryText
 
 /// Which words of one value did Typesense mark, as the engine's `TokenMatch` list?
 ///

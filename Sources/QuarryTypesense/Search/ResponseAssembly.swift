@@ -1,6 +1,6 @@
-import QuarryEngine
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 /// The engine's search response from the results of a `SearchTranslation`'s multi_search.
 ///

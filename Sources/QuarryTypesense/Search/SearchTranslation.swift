@@ -1,5 +1,4 @@
 import QuarryFilters
-import QuarryEngine
 import QuarryJSON
 import QuarrySearchContract
 

@@ -1,6 +1,6 @@
-import QuarryEngine
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 /// Which fields does the text query search, how, and what makes Typesense find every match?
 ///

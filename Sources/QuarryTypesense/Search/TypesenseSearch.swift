@@ -1,6 +1,6 @@
-import QuarryEngine
 import QuarryJSON
 import QuarrySearchContract
+import QuarryText
 
 /// A backend's `search` and `searchForFacetValues` over one collection, answered as the engine
 /// answers: resolve the query with `SearchParameters` (same validation, same error texts),

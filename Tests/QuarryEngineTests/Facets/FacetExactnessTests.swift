@@ -2,6 +2,7 @@
 import QuarryFilters
 import QuarryJSON
 import XCTest
+import QuarryRecords
 import QuarrySearchContract
 
 /// Counts stay exact whatever path computes them:

@@ -3,6 +3,7 @@ import Foundation
 import QuarryJSON
 import XCTest
 import QuarrySearchContract
+import QuarryText
 
 /// A segment whose facet values were gathered on their own thread is the segment built inline: the two
 /// index files are byte for byte the same, over records with text, tag, numeric, nested and geo values,

@@ -2,6 +2,7 @@
 import QuarryJSON
 import XCTest
 import QuarrySearchContract
+import QuarryText
 
 /// Fast paths agree with the plain ones:
 /// 1. Candidate collection has two ways to apply a further query word (scan its postings, or read the

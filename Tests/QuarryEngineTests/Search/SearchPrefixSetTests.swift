@@ -2,6 +2,7 @@
 import QuarryJSON
 import XCTest
 import QuarrySearchContract
+import QuarryText
 
 /// Short prefixes matched through `PrefixSets` (bitsets, with the word's attribute and exactness left to
 /// the ranker) give exactly the page, keys and counts of the postings/token strategies, on random

@@ -2,6 +2,7 @@
 import QuarryJSON
 import XCTest
 import QuarrySearchContract
+import QuarryText
 
 /// Laying out a builder's tokens through its document order and term remap gives the postings and
 /// positions of the same tokens first copied into segment order with sorted term ids, and postings

@@ -1,4 +1,5 @@
 import QuarryFilters
+import QuarryRecords
 
 /// Which live documents of one segment pass a filter expression, as bitset words over ordinals?
 ///

@@ -1,3 +1,4 @@
+import QuarryText
 /// How does one document match the query, read from its own token list?
 ///
 /// Postings give typo, exact and attribute for every candidate cheaply; this per-document pass adds what

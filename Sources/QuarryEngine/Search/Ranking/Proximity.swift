@@ -1,3 +1,4 @@
+import QuarryText
 /// How close together are the query words in one document?
 ///
 /// For each pair of consecutive query words, the smallest distance between them inside one attribute

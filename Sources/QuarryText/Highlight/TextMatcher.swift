@@ -4,34 +4,34 @@
 /// query word the way the index did: exact, prefix (only the typed part is marked), or within the
 /// word's typo budget. Offsets are UTF-8 byte offsets into the value.
 ///
-/// Public so a remote backend (QuarryTypesense) can turn its server's marked values into these.
-public struct TokenMatch: Sendable {
-    public var start: Int
-    public var end: Int
+/// Shared (QuarryText) so the Typesense backend can turn its server's marked values into these.
+package struct TokenMatch: Sendable {
+    package var start: Int
+    package var end: Int
     /// End of the marked part; equal to `start` when the word is not matched.
-    public var markEnd: Int
+    package var markEnd: Int
     /// Bit `w` set when query word `w` matched this word.
-    public var words: UInt64
+    package var words: UInt64
 
-    public init(start: Int, end: Int, markEnd: Int, words: UInt64) {
+    package init(start: Int, end: Int, markEnd: Int, words: UInt64) {
         self.start = start
         self.end = end
         self.markEnd = markEnd
         self.words = words
     }
 
-    public var isMatched: Bool { markEnd > start }
-    public var isFullyMarked: Bool { markEnd == end }
+    package var isMatched: Bool { markEnd > start }
+    package var isFullyMarked: Bool { markEnd == end }
 }
 
-/// Public so a remote backend tokenises values, and decides which words matched, as the highlighter does.
-public struct TextMatcher {
+/// Shared so the Typesense backend tokenises values, and decides which words matched, as the highlighter does.
+package struct TextMatcher {
     let words: [QueryWord]
     private var tokenizer = Tokenizer()
 
-    public init(words: [QueryWord]) { self.words = words }
+    package init(words: [QueryWord]) { self.words = words }
 
-    public mutating func matches(in text: String) -> [TokenMatch] {
+    package mutating func matches(in text: String) -> [TokenMatch] {
         var result: [TokenMatch] = []
         let words = self.words
         tokenizer.forEachWord(in: text) { token, start, end in

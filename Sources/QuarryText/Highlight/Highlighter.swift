@@ -9,18 +9,18 @@ import QuarrySearchContract
 /// `"brand.name"`), listing half-open spans of the marked text, ascending, counted from the start of that
 /// value (kept in UTF-8 by `HitRanges`, which renders them in a connection's position encoding).
 ///
-/// Public, with an optional `LeafMatches` source, so a remote backend (QuarryTypesense) renders the
+/// Shared (QuarryText), with an optional `LeafMatches` source, so the Typesense backend renders the
 /// words its server marked with exactly these shapes and rules.
-public struct Highlighter {
-    /// A leaf's matches given its text and dotted path; nil lets the engine's `TextMatcher` decide.
-    public typealias LeafMatches = (_ text: String, _ path: String) -> [TokenMatch]?
+package struct Highlighter {
+    /// A leaf's matches given its text and dotted path; nil lets `TextMatcher` decide.
+    package typealias LeafMatches = (_ text: String, _ path: String) -> [TokenMatch]?
 
     let words: [QueryWord]
     let preTag: String
     let postTag: String
     private var matcher: TextMatcher
 
-    public init(words: [QueryWord], preTag: String, postTag: String) {
+    package init(words: [QueryWord], preTag: String, postTag: String) {
         self.words = words
         self.preTag = preTag
         self.postTag = postTag
@@ -28,7 +28,7 @@ public struct Highlighter {
     }
 
     /// The `_highlightResult` mirror of `value`, adding its spans to `ranges`; nil for values with no strings.
-    public mutating func mirror(_ value: JSON, path: String, ranges: inout HitRanges, leafMatches: LeafMatches? = nil) -> JSON? {
+    package mutating func mirror(_ value: JSON, path: String, ranges: inout HitRanges, leafMatches: LeafMatches? = nil) -> JSON? {
         switch value {
         case .string(let text):
             return .object(result(text, path: path, ranges: &ranges, matches: leafMatches?(text, path)))
@@ -54,7 +54,7 @@ public struct Highlighter {
     }
 
     /// `{value, matchLevel, matchedWords, fullyHighlighted}` for one string; `path` nil records no ranges;
-    /// `matches`, when given, replace the engine's own matching.
+    /// `matches`, when given, replace `TextMatcher`'s.
     mutating func result(_ text: String, path: String?, ranges: inout HitRanges, matches given: [TokenMatch]? = nil) -> JSONObject {
         let matches = given ?? matcher.matches(in: text)
         let marked = matches.filter(\.isMatched)

@@ -4,7 +4,7 @@ import QuarrySearchContract
 /// The rules every incoming record obeys, whichever call brings it: it is an
 /// object, and its objectID is a non-empty string or an integer (stored as a
 /// string), or absent and then generated.
-package enum EngineRecordRules {
+package enum RecordRules {
     /// The record with its objectID as a string; `generate` allows a missing one.
     package static func prepare(
         _ value: JSON, position: String, generate: Bool

@@ -1,34 +1,12 @@
 import QuarryJSON
 import QuarrySearchContract
 
-/// Which values of one facet match what the user types, and how many hits hold each?
-///
-/// Counts come from the search machinery (the query, filters, disjunctive groups and hierarchical
-/// selections of the parameters; an or-group on the attribute itself is relaxed as for its facet
-/// list). Values are then matched against `facetQuery` word by word as record text is: prefix on
-/// the last word, typos within the usual budget; every query word must match. Best counts first.
-extension SearchIndex {
-    public func searchForFacetValues(
-        attribute: String, facetQuery: String, maxFacetHits: Int, parameters: SearchParameters
-    ) throws(BackendError) -> FacetValuesResponse {
-        let started = ContinuousClock.now
-        try FacetValueSearch.checkSearchable(attribute, settings: settings)
-        let counting = FacetValueSearch.countingParameters(parameters, attribute: attribute)
-        let response = try search(counting, records: InMemoryRecords([]))
-        let counts = response.counts(of: attribute)?.values ?? []
-        let hits = FacetValueSearch.facetHits(counts: counts, facetQuery: facetQuery, maxFacetHits: maxFacetHits, parameters: parameters)
-        let elapsed = ContinuousClock.now - started
-        let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        return FacetValuesResponse(facetHits: hits, processingTimeMS: milliseconds)
-    }
-}
-
-/// The steps of `searchForFacetValues` around counting. Public so that a remote backend
+/// The steps of `searchForFacetValues` around counting. Shared (QuarryText) so that a remote backend
 /// (QuarryTypesense) counts the values its own way, then validates, matches and answers exactly as
 /// the engine does.
-public enum FacetValueSearch {
+package enum FacetValueSearch {
     /// Only `searchable(attribute)` facets can be searched.
-    public static func checkSearchable(_ attribute: String, settings: IndexSettings) throws(BackendError) {
+    package static func checkSearchable(_ attribute: String, settings: IndexSettings) throws(BackendError) {
         guard settings.attributesForFaceting.contains(where: { $0.attribute == attribute && $0.modifier == .searchable }) else {
             throw .invalidParameter(name: "facetName", expected: "an attribute declared as searchable(\(attribute)) in the index "
                 + "setting attributesForFaceting ('\(attribute)' is not)")
@@ -36,7 +14,7 @@ public enum FacetValueSearch {
     }
 
     /// The search whose `facets[attribute]` holds every value's count.
-    public static func countingParameters(_ parameters: SearchParameters, attribute: String) -> SearchParameters {
+    package static func countingParameters(_ parameters: SearchParameters, attribute: String) -> SearchParameters {
         var counting = parameters
         counting.hitsPerPage = 0
         counting.page = 0
@@ -51,7 +29,7 @@ public enum FacetValueSearch {
     }
 
     /// The counted values matching `facetQuery`, best counts first.
-    public static func facetHits(counts: [FacetCounts.Value], facetQuery: String, maxFacetHits: Int, parameters: SearchParameters)
+    package static func facetHits(counts: [FacetCounts.Value], facetQuery: String, maxFacetHits: Int, parameters: SearchParameters)
         -> [FacetValuesResponse.Hit]
     {
         var query = parameters

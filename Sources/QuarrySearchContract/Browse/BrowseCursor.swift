@@ -1,10 +1,12 @@
 import QuarryJSON
-import QuarrySearchContract
 
 /// Where a browse stopped, and what it was browsing: the next page needs only
 /// the cursor. `after` is the backend's position: the engine's last docID
 /// returned, the cluster's last browse key (`BrowseKey`).
 package struct BrowseCursor: Equatable {
+    /// The largest page `browse` returns, as Algolia's.
+    package static let maxHitsPerPage = 1000
+
     package var index: String
     package var after: String
     /// The query and filters the browse started with.

@@ -1,5 +1,4 @@
 import QuarryJSON
-import QuarrySearchContract
 
 /// The objectIDs of every record a browse matches, page after page: what
 /// `deleteBy` deletes, found the same way on both backends.

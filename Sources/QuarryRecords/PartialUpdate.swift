@@ -5,7 +5,7 @@ import QuarrySearchContract
 /// except values of the form `{"_operation": name, "value": v}`, Algolia's
 /// built-in operations (Increment, Decrement, Add, Remove, AddUnique,
 /// IncrementFrom, IncrementSet).
-package enum EnginePartialUpdate {
+package enum PartialUpdate {
     /// The updated record, or nil when an IncrementFrom/IncrementSet condition
     /// says to ignore the whole update (or to not create a missing record).
     package static func apply(

@@ -6,17 +6,17 @@ import QuarrySearchContract
 /// A slot is one searchable path. With `searchableAttributes` set, slots follow its order and each
 /// takes the rank of its entry (`"a,b"` shares one rank). Left empty, every top-level attribute of a
 /// record is a slot in record order, ranked by that order (so slots mean different keys per record).
-/// Public so that a remote backend (QuarryTypesense) indexes and highlights exactly these values.
-public struct SearchableLayout: Sendable {
-    public let isDynamic: Bool
+/// Shared (QuarryText) so that the Typesense backend indexes and highlights exactly these values.
+package struct SearchableLayout: Sendable {
+    package let isDynamic: Bool
     /// Per static slot: the dotted path, its components, rank and whether position counts.
-    public let names: [String]
-    let components: [[String]]
-    public let ranks: [Int]
-    let ordered: [Bool]
-    let typoDisabledAttributes: Set<String>
+    package let names: [String]
+    package let components: [[String]]
+    package let ranks: [Int]
+    @usableFromInline let ordered: [Bool]
+    package let typoDisabledAttributes: Set<String>
 
-    public init(settings: IndexSettings) {
+    package init(settings: IndexSettings) {
         var names: [String] = [], components: [[String]] = [], ranks: [Int] = [], ordered: [Bool] = []
         for (rank, entry) in settings.searchableAttributes.enumerated() {
             for path in entry.paths {
@@ -36,14 +36,15 @@ public struct SearchableLayout: Sendable {
         self.typoDisabledAttributes = Set(settings.disableTypoToleranceOnAttributes)
     }
 
-    /// Slots past the last path (or past 31, see `Location`) answer as the last one.
-    func rank(ofSlot slot: Int) -> Int { isDynamic ? slot : ranks[min(slot, ranks.count - 1)] }
+    /// Slots past the last path (or past 31, see `Location`) answer as the last one. Inlinable, as
+    /// `isOrdered`: the engine's ranking asks for every matched word, from another module.
+    @inlinable package func rank(ofSlot slot: Int) -> Int { isDynamic ? slot : ranks[min(slot, ranks.count - 1)] }
 
-    func isOrdered(slot: Int) -> Bool { isDynamic ? true : ordered[min(slot, ordered.count - 1)] }
+    @inlinable package func isOrdered(slot: Int) -> Bool { isDynamic ? true : ordered[min(slot, ordered.count - 1)] }
 
     /// Calls `body(slot, attributeName, value)` for each searchable value of `record`, slot by slot;
     /// `value` is a string or number leaf, arrays and objects flattened in order.
-    public func forEachValue(of record: JSONObject, _ body: (Int, String, JSON) -> Void) {
+    package func forEachValue(of record: JSONObject, _ body: (Int, String, JSON) -> Void) {
         if isDynamic {
             var slot = 0
             for (key, value) in record where key != "objectID" {
@@ -60,7 +61,7 @@ public struct SearchableLayout: Sendable {
     }
 
     /// Follows `path` into objects, fanning out over arrays met on the way.
-    public static func resolve(_ value: JSON, _ path: ArraySlice<String>, _ body: (JSON) -> Void) {
+    package static func resolve(_ value: JSON, _ path: ArraySlice<String>, _ body: (JSON) -> Void) {
         guard let key = path.first else { return body(value) }
         switch value {
         case .object(let object): if let next = object[key] { resolve(next, path.dropFirst(), body) }
@@ -70,7 +71,7 @@ public struct SearchableLayout: Sendable {
     }
 
     /// The string and number leaves under `value`, in order.
-    public static func leaves(of value: JSON, _ body: (JSON) -> Void) {
+    package static func leaves(of value: JSON, _ body: (JSON) -> Void) {
         switch value {
         case .string, .int, .double: body(value)
         case .array(let elements): for element in elements { leaves(of: element, body) }
@@ -80,7 +81,7 @@ public struct SearchableLayout: Sendable {
     }
 
     /// The text a leaf contributes to the index.
-    public static func text(of leaf: JSON) -> String? {
+    package static func text(of leaf: JSON) -> String? {
         switch leaf {
         case .string(let s): s
         case .int(let i): String(i)

@@ -1,5 +1,4 @@
 import QuarryFilters
-import QuarrySearchContract
 
 /// Under which conditions are the hits found, and each facet attribute counted?
 ///

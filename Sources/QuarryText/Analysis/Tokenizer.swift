@@ -3,15 +3,15 @@
 /// Walks the UTF-8 of a string once, folding scalars with `Normalizer`, and reports each word with
 /// its normalised bytes and its byte range in the original text (so highlights and match ranges can
 /// point back into the value the user stored).
-struct Tokenizer {
+package struct Tokenizer {
     /// Reused across calls so tokenising allocates nothing per word.
     private var word: [UInt8] = []
 
-    init() { word.reserveCapacity(64) }
+    package init() { word.reserveCapacity(64) }
 
     /// Calls `body(normalised, originalStart, originalEnd)` for each word of `text`, in order.
     /// Offsets are UTF-8 byte offsets into `text`.
-    mutating func forEachWord(in text: String, _ body: ([UInt8], Int, Int) -> Void) {
+    package mutating func forEachWord(in text: String, _ body: ([UInt8], Int, Int) -> Void) {
         var text = text
         text.withUTF8 { utf8 in
             tokenize(utf8, body)

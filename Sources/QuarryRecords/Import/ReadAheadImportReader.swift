@@ -8,14 +8,14 @@ import QuarrySearchContract
 /// here lets the cores fill. Items, the error that stopped the reader and the progress offset come
 /// out in the file's order, and the handoff holds at most `capacity` batches. Releasing this reader
 /// stops the thread at its next batch, so an import that fails or is cancelled reads no further.
-final class ReadAheadImportReader: ImportReader {
-    let totalBytes: Int64
-    private(set) var bytesRead: Int64 = 0
+package final class ReadAheadImportReader: ImportReader {
+    package let totalBytes: Int64
+    package private(set) var bytesRead: Int64 = 0
     private let queue: BoundedQueue<Batch>
     private var batch = Batch()
     private var position = 0
 
-    init(_ reader: any ImportReader, batchSize: Int = 256, capacity: Int = 8) {
+    package init(_ reader: any ImportReader, batchSize: Int = 256, capacity: Int = 8) {
         totalBytes = reader.totalBytes
         let queue = BoundedQueue<Batch>(capacity: capacity)
         self.queue = queue
@@ -30,7 +30,7 @@ final class ReadAheadImportReader: ImportReader {
 
     deinit { queue.cancel() }
 
-    func next() throws(BackendError) -> ImportItem? {
+    package func next() throws(BackendError) -> ImportItem? {
         while position == batch.items.count {
             if batch.isLast {
                 bytesRead = batch.endOffset

@@ -5,8 +5,8 @@ import Foundation
 /// Folds one Unicode scalar to the bytes it contributes to a normalised word: lower-cased, diacritics
 /// stripped (`É` → `e`, `ß` → `ss`), or nothing for a combining mark. Scalars that are neither letters,
 /// digits nor marks separate words. Everything is UTF-8 bytes so the dictionary compares bytewise.
-/// Public (its `words`) so that a remote backend (QuarryTypesense) sends the query as the engine's words.
-public enum Normalizer {
+/// Shared (its `words`, QuarryText) so that the Typesense backend sends the query as the engine's words.
+package enum Normalizer {
     /// Folded forms of U+0080..<U+2000 (Latin, Greek, Cyrillic and their extensions), computed once.
     private static let table = FoldTable()
 
@@ -36,7 +36,7 @@ public enum Normalizer {
     }
 
     /// The normalised words of `text`, in order.
-    public static func words(of text: String) -> [[UInt8]] {
+    package static func words(of text: String) -> [[UInt8]] {
         var words: [[UInt8]] = []
         var current: [UInt8] = []
         var inWord = false

@@ -6,7 +6,7 @@ import QuarryJSON
 /// nothing matched), marks matches inside it, and puts the ellipsis text where words were cut.
 extension Highlighter {
     /// `path` is the value's dotted path, as in `mirror`, for `leafMatches`.
-    public mutating func snippet(_ value: JSON, words count: Int, ellipsis: String, path: String = "",
+    package mutating func snippet(_ value: JSON, words count: Int, ellipsis: String, path: String = "",
                                  leafMatches: LeafMatches? = nil) -> JSON? {
         switch value {
         case .string(let text):

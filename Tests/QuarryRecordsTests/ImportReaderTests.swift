@@ -1,6 +1,6 @@
 import QuarryJSON
 import XCTest
-@testable import QuarryEngine
+@testable import QuarryRecords
 import QuarrySearchContract
 
 /// The streaming readers:
@@ -10,7 +10,13 @@ import QuarrySearchContract
 /// 4. NDJSON reports line and column; blank lines and CRLF are fine;
 /// 5. CSV follows RFC 4180 quoting and the documented number rule;
 /// 6. reading ahead on a thread yields the same items, error and progress as reading in place.
-final class ImportReaderTests: EngineTestCase {
+final class ImportReaderTests: XCTestCase {
+    let directory = ImportFiles()
+
+    override func tearDown() {
+        directory.remove()
+        super.tearDown()
+    }
 
     func items(_ format: ImportFormat, _ text: String) throws -> [ImportItem] {
         var reader = try format.reader(path: directory.file("input", contents: text))

@@ -3,14 +3,14 @@
 /// Damerau-Levenshtein (adjacent transposition counts one) over normalised bytes, where any edit that
 /// touches the first letter of either word costs two: Algolia's rule that makes "tickael" two typos away
 /// from "michael". The same cell rule drives the dictionary walk in `TypoMatcher`.
-enum TypoDistance {
+package enum TypoDistance {
     /// Cost of the edit at row `j` (text letter j) / column `i` (query letter i), 1-based.
-    @inline(__always)
-    static func cost(_ j: Int, _ i: Int) -> Int { (j == 1 || i == 1) ? 2 : 1 }
+    @inlinable @inline(__always)
+    package static func cost(_ j: Int, _ i: Int) -> Int { (j == 1 || i == 1) ? 2 : 1 }
 
     /// Distance between `query` and all of `text` (`prefix == false`), or the smallest distance between
     /// `query` and a prefix of `text` with the length of that prefix (`prefix == true`); nil above `limit`.
-    static func distance(_ query: [UInt8], _ text: [UInt8], prefix: Bool, limit: Int) -> (typos: Int, length: Int)? {
+    package static func distance(_ query: [UInt8], _ text: [UInt8], prefix: Bool, limit: Int) -> (typos: Int, length: Int)? {
         let m = query.count, n = text.count
         if !prefix && abs(m - n) > limit { return nil }
         // Any edit touching the first letter costs two, so under two typos the first letters must agree.
@@ -29,9 +29,10 @@ enum TypoDistance {
         return best.typos <= limit ? best : nil
     }
 
-    /// Fills row `j` of the table from rows `j - 1` and `j - 2`.
-    @inline(__always)
-    static func fillRow(j: Int, query: [UInt8], textByte c: UInt8, previousTextByte: UInt8?, rows: inout [Int], width: Int) {
+    /// Fills row `j` of the table from rows `j - 1` and `j - 2`. Inlinable (with `cost`): the engine's
+    /// dictionary walk (`TypoMatcher`) fills one row per trie node, from another module.
+    @inlinable @inline(__always)
+    package static func fillRow(j: Int, query: [UInt8], textByte c: UInt8, previousTextByte: UInt8?, rows: inout [Int], width: Int) {
         let row = j * width, above = (j - 1) * width
         rows[row] = j + 1
         for i in 1..<width {

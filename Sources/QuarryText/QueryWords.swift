@@ -5,19 +5,19 @@ import QuarrySearchContract
 /// Splits the query with the same normaliser as the index and decides per word whether it may match as
 /// a prefix (`queryType`; a trailing space ends the last word) and how many typos it allows.
 ///
-/// Public so a remote backend highlights with the engine's reading of the query.
-public struct QueryWord: Sendable {
-    public let bytes: [UInt8]
-    public let text: String
-    public let isPrefix: Bool
-    public let maxTypos: Int
+/// Shared (QuarryText) so the Typesense backend highlights with the engine's reading of the query.
+package struct QueryWord: Sendable {
+    package let bytes: [UInt8]
+    package let text: String
+    package let isPrefix: Bool
+    package let maxTypos: Int
 }
 
-public enum QueryWords {
+package enum QueryWords {
     /// Queries longer than this many words ignore the rest (bounded per-document counters).
     static let maxWords = 32
 
-    public static func parse(_ parameters: SearchParameters) -> [QueryWord] {
+    package static func parse(_ parameters: SearchParameters) -> [QueryWord] {
         let words = Normalizer.words(of: parameters.query).prefix(maxWords)
         let endsInWord = parameters.query.unicodeScalars.last.map { scalar -> Bool in
             var scratch: [UInt8] = []
@@ -40,7 +40,7 @@ public enum QueryWords {
     /// Whether the query holds text but no word: only emoji, symbols or punctuation, which are not
     /// indexed (as in Algolia without `separatorsToIndex`). Such a query matches nothing and the response
     /// says why (`queryHasNoWords`, protocol/methods/search.md); only a blank query matches every record.
-    public static func holdsNoWord(_ query: String) -> Bool {
+    package static func holdsNoWord(_ query: String) -> Bool {
         query.unicodeScalars.contains { !$0.properties.isWhitespace } && Normalizer.words(of: query).isEmpty
     }
 
