@@ -121,6 +121,21 @@ final class ClusterRoutingTests: XCTestCase {
         XCTAssertEqual(transport.calls(path: "/collections", method: .post).count, 4)
     }
 
+    func testAWriteThatFoundNoLeaderIsRetriedAndAnyOther500IsAnAnswer() throws {
+        let transport = ScriptedTransport(leader: 0)
+        let api = TypesenseAPI(cluster: cluster(transport))
+        // Mid-election, the node forwards nothing and says so: the write was not applied, so it is sent again.
+        transport.failNext("n0", .status(500, #"{"message": "Could not find a leader."}"#), times: 2)
+        XCTAssertNoThrow(try api.createCollection(["name": "c"]))
+        XCTAssertEqual(transport.calls(path: "/collections", method: .post).count, 3)
+
+        transport.failNext("n0", .status(500, #"{"message": "Something else broke."}"#), times: 1)
+        XCTAssertThrowsError(try api.createCollection(["name": "c"])) { error in
+            XCTAssertTrue("\(error)".contains("Something else broke."), "\(error)")
+        }
+        XCTAssertEqual(transport.calls(path: "/collections", method: .post).count, 4, "any other message is an answer")
+    }
+
     func testClientErrorsAreThrownAtOnceWithTypesensesMessage() {
         let transport = ScriptedTransport(leader: 0)
         transport.failNext("n0", .status(409, #"{"message": "A collection with name `c` already exists."}"#), times: 1)

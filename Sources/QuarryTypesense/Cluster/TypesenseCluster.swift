@@ -97,6 +97,9 @@ public final class TypesenseCluster: Sendable {
         var notApplied: Bool
     }
 
+    /// What Typesense 0.24.1 answers, with HTTP 500, to a write that reached a node while no node leads.
+    static let noLeader = "Could not find a leader."
+
     func attempt(_ request: TypesenseRequest, on node: Int, timeout: Double) -> Attempt {
         let http = HTTPRequest(
             method: request.method, baseURL: nodes[node].baseURL, target: request.target,
@@ -116,6 +119,10 @@ public final class TypesenseCluster: Sendable {
         case 401, 403:
             // Every node has the same key: another node cannot do better, and a retry cannot either.
             return .rejected(.unavailable("\(nodes[node]): refused the API key (HTTP \(response.status)); check --typesense-api-key-file"))
+        case 500 where request.kind != .read && TypesenseError.http(response).messageText == Self.noLeader:
+            // The node that got the write found no leader to forward it to, so nothing was applied: the
+            // election is under way and a retry will find the new leader (protocol/backends.md).
+            return .failed(NodeFailure(text: "no leader (500 \(Self.noLeader))", notApplied: true))
         case 500 where request.kind != .read && !response.body.isEmpty:
             // An empty 500 is what writes get while the cluster elects a leader; one with a message is an answer.
             return .rejected(TypesenseError.http(response))
