@@ -1,5 +1,4 @@
 import QuarryFilters
-import QuarryJSON
 import QuarrySearchContract
 
 /// What one state version asks of the backend: per searcher, a typed query built straight from
