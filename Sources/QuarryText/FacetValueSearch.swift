@@ -16,6 +16,7 @@ package enum FacetValueSearch {
     /// The search whose `facets[attribute]` holds every value's count.
     package static func countingParameters(_ parameters: SearchParameters, attribute: String) -> SearchParameters {
         var counting = parameters
+        counting.refinements = parameters.refinements.folded(keepingCountsOf: attribute)
         counting.hitsPerPage = 0
         counting.page = 0
         counting.refinements.facets = [attribute]

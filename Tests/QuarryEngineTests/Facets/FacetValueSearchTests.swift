@@ -46,6 +46,8 @@ final class FacetValueSearchTests: XCTestCase {
         XCTAssertEqual(try facetHits("s", ["filters": "color:white"]).map { "\($0.0)=\($0.2)" }, ["Samsung=1", "Sonos=1"])
         let relaxed = try facetHits("", ["disjunctiveFilters": ["brand": "brand:Apple"], "filters": "color:white"])
         XCTAssertEqual(relaxed.map { "\($0.0)=\($0.2)" }, ["Apple=1", "Samsung=1", "Sonos=1"])
+        let otherGroup = try facetHits("", ["disjunctiveFilters": ["color": "color:white OR color:red"], "query": "phone"])
+        XCTAssertEqual(otherGroup.map { "\($0.0)=\($0.2)" }, ["Apple=1", "Sonos=1"], "another attribute's or-group filters")
     }
 
     func testAttributeMustBeSearchable() throws {
