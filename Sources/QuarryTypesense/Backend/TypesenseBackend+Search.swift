@@ -122,16 +122,20 @@ extension TypesenseBackend {
         return (entry, replica.map(entry.effectiveSettings) ?? entry.parsedSettings, fields)
     }
 
-    /// Runs one multi_search; a 404 (the alias or a field it named is gone: another daemon deleted or
-    /// rebuilt the index) is a missing index, which `againIfRebuilt` retries once on a fresh catalogue.
+    /// Runs one multi_search, of the searches whose answer `counts` does not hold; a 404 (the alias or a
+    /// field it named is gone: another daemon deleted or rebuilt the index) is a missing index, which
+    /// `againIfRebuilt` retries once on a fresh catalogue.
     func multiSearch(index: String) -> TypesenseSearch.MultiSearch {
-        { searches throws(BackendError) in
+        let send: CountCache.Send = { [api] searches throws(BackendError) in
             do throws(TypesenseError) {
-                return try self.api.multiSearch(searches)
+                return try api.multiSearch(searches)
             } catch {
                 if error.isNotFound { throw .indexNotFound(index) }
                 throw error.engineError
             }
+        }
+        return { [counts, cluster] searches throws(BackendError) in
+            try counts.multiSearch(searches, writes: { cluster.writesNoted }, send: send)
         }
     }
 }

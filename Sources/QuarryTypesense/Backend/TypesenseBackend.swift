@@ -19,6 +19,7 @@ public final class TypesenseBackend: IndexBackend {
     let configuration: TypesenseConfiguration
     let log: @Sendable (String) -> Void
     let taskIDs = TaskIDs()
+    let counts = CountCache()
     private let prepared = Locked(false)
 
     /// `transport`: how requests reach the nodes (a test counts them through a wrapper).

@@ -35,7 +35,10 @@ extension TypesenseCluster {
 
     func noteWrite() {
         let now = ContinuousClock.now
-        state.withLock { $0.lastWrite = now }
+        state.withLock {
+            $0.lastWrite = now
+            $0.writes += 1
+        }
     }
 
     /// Each node's state as last probed, then the last failed attempt.

@@ -41,6 +41,8 @@ public final class TypesenseCluster: Sendable {
         /// When each node last failed a call; nil once it answers again.
         var failedAt: [ContinuousClock.Instant?]
         var lastWrite: ContinuousClock.Instant?
+        /// Writes noted so far: what a read cached before the last one is compared with.
+        var writes = 0
         /// The leader last logged (`.some(nil)`: none), so that only changes are.
         var reportedLeader: Int??
     }
@@ -75,6 +77,11 @@ public final class TypesenseCluster: Sendable {
         } catch {
             throw .invalidResponse("\(request.method.rawValue) \(request.path): \(error)")
         }
+    }
+
+    /// How many writes through this object returned, or failed after a node may have applied them.
+    public var writesNoted: Int {
+        state.withLock { $0.writes }
     }
 
     /// The leader as last discovered, nil when unknown.
