@@ -13,7 +13,9 @@ import XCTest
 ///    plus a facets searcher) in fast mode go out as exactly one request, a `/multi_search`, on the
 ///    caller's thread, also once the catalogue is older than the second a daemon trusts it
 ///    (its refresh runs off the caller's thread);
-/// 2. the batch's answers equal those of the same reads made one by one.
+/// 2. the batch's answers equal those of the same reads made one by one;
+/// 3. a facets searcher's counts, kept between keystrokes (`CountCache`), follow this daemon's
+///    writes at once and another daemon's within the refresh that follows its second of trust.
 final class BatchLiveTests: XCTestCase {
     /// The real transport, recording each request's target and the thread that sent it.
     final class CountingTransport: HTTPTransport {
@@ -72,6 +74,46 @@ final class BatchLiveTests: XCTestCase {
             XCTAssertEqual(try batch[0].get().wireJSON["exhaustive"]?["nbHits"], false)
             XCTAssertNotNil(try batch[1].get().wireJSON["facetHits"]?.arrayValue?.first)
         }
+    }
+}
+
+extension BatchLiveTests {
+    func testKeptCountsFollowWrites() throws {
+        let node = try TypesenseTestNode.start()
+        defer { node.stop() }
+        let configuration = TypesenseConfiguration(nodes: [node.address], apiKey: TypesenseTestNode.apiKey)
+        let transport = CountingTransport()
+        let backend = TypesenseBackend(configuration: configuration, transport: transport, log: { _ in })
+        let other = TypesenseBackend(configuration: configuration, log: { _ in })  // another daemon on the same cluster
+        _ = try backend.setSettings(["searchableAttributes": ["title"], "attributesForFaceting": ["searchable(brand)", "color"]],
+                                    index: "shop")
+        _ = try backend.saveObjects((0..<30).map { i in
+            ["objectID": .string(String(i)), "title": "lamp", "brand": .string(["Sony", "Sonos"][i % 2]), "color": "red"]
+        }, index: "shop")
+        let reads: [BatchRead] = [
+            .search(index: "shop", query: try SearchQuery(json: ["query": "la", "hitsPerPage": 2, "counts": "fast"])),
+            .facetValues(index: "shop", query: try FacetValueQuery(attribute: "brand", json: ["facetQuery": "so", "filters": "color:red"])),
+        ]
+        func brands() throws -> [String] {
+            guard case .facetValues(let response) = try backend.searchBatch(reads)[1].get() else { return [] }
+            return response.facetHits.map { "\($0.value)=\($0.count)" }
+        }
+        XCTAssertEqual(try brands(), ["Sonos=15", "Sony=15"])
+        let mark = transport.count
+        XCTAssertEqual(try brands(), ["Sonos=15", "Sony=15"])
+        XCTAssertEqual(transport.sent.withLock { $0[mark...].count }, 1, "one multi_search, for the hits only")
+
+        _ = try backend.saveObjects([["objectID": "new", "title": "lamp", "brand": "Sonic", "color": "red"]], index: "shop")
+        XCTAssertEqual(try brands(), ["Sonos=15", "Sony=15", "Sonic=1"], "this daemon's write, at once")
+
+        _ = try other.deleteObjects(["new"], index: "shop")
+        var seen = try brands()
+        let deadline = Date().addingTimeInterval(10)
+        while seen.contains("Sonic=1") && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            seen = try brands()
+        }
+        XCTAssertEqual(seen, ["Sonos=15", "Sony=15"], "another daemon's write, after a refresh")
     }
 }
 
