@@ -21,7 +21,7 @@ public struct SearchResponse: Sendable, Equatable {
     public var facets: [FacetCounts]?
     public var facetsStats: [FacetStats] = []
     /// Attributes named in `facets` that are not counted, each with why (protocol/methods/search.md).
-    public var facetsNotCounted: [(attribute: String, reason: String)] = []
+    public var facetsNotCounted: [FacetNotCounted] = []
     /// The query holds no word (only separators): every record matches, as for an empty query.
     public var queryHasNoWords = false
     /// On a virtual replica: the strictness applied, and how many hits were sorted by relevance.
@@ -47,10 +47,6 @@ public struct SearchResponse: Sendable, Equatable {
     /// The counts of `attribute`, when it was counted.
     public func counts(of attribute: String) -> FacetCounts? {
         facets?.first { $0.attribute == attribute }
-    }
-
-    public static func == (a: SearchResponse, b: SearchResponse) -> Bool {
-        a.json(in: .utf8) == b.json(in: .utf8)
     }
 
     /// Algolia's response, hits' `_matchRanges` in `encoding`.

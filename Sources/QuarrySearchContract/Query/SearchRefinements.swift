@@ -18,7 +18,7 @@ public struct SearchRefinements: Sendable {
     public var facets: [String]? = nil
     /// Attributes named in `facets` that are not counted, each with why. Algolia leaves them out
     /// silently; the response says so in `facetsNotCounted` (protocol/methods/search.md).
-    public var facetsNotCounted: [(attribute: String, reason: String)] = []
+    public var facetsNotCounted: [FacetNotCounted] = []
     public var maxValuesPerFacet: Int
     public var sortFacetValuesByAlpha = false
     public var geo: GeoQuery? = nil
@@ -86,21 +86,13 @@ public struct SearchRefinements: Sendable {
             facets = list.contains("*") ? countable : list.filter { countable.contains($0) }
             for attribute in list where attribute != "*" && !countable.contains(attribute)
                 && !facetsNotCounted.contains(where: { $0.attribute == attribute }) {
-                facetsNotCounted.append((attribute, Self.notCounted(attribute, filterOnly: declared.contains(attribute))))
+                facetsNotCounted.append(FacetNotCounted(attribute: attribute, reason: Self.notCounted(attribute, filterOnly: declared.contains(attribute))))
             }
         }
         if let v = query.maxValuesPerFacet { maxValuesPerFacet = v }
         if let v = query.sortFacetValuesByAlpha { sortFacetValuesByAlpha = v }
         relevancyStrictness = query.relevancyStrictness
         geo = query.geo
-    }
-
-    /// `facetsNotCounted` as the response carries it, {attribute: reason}; nil when every one is counted.
-    public var facetsNotCountedJSON: JSON? {
-        guard !facetsNotCounted.isEmpty else { return nil }
-        var object = JSONObject()
-        for (attribute, reason) in facetsNotCounted { object[attribute] = .string(reason) }
-        return .object(object)
     }
 
     static func notCounted(_ attribute: String, filterOnly: Bool) -> String {
