@@ -5,12 +5,6 @@ import QuarrySearchContract
 // These tests ask in Algolia's JSON, as an edge receives it: each call reads it once into the
 // typed query (`SearchQuery(json:)`), as the server's handlers do, and reads answers as a
 // connection is sent them (UTF-16 match ranges unless another encoding is named).
-extension SearchParameters {
-    init(json: JSONObject, settings: IndexSettings) throws(BackendError) {
-        try self.init(query: try SearchQuery(json: json), settings: settings)
-    }
-}
-
 extension SearchResponse {
     /// As a UTF-16 connection is sent it.
     func json() -> JSON { json(in: .utf16) }

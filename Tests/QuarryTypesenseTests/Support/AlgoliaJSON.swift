@@ -5,12 +5,6 @@ import QuarryTypesense
 
 // These tests ask in Algolia's JSON, as an edge receives it: each call reads it once into the
 // typed query (`SearchQuery(json:)`), as the server's handlers do.
-extension SearchParameters {
-    init(json: JSONObject, settings: IndexSettings) throws(BackendError) {
-        try self.init(query: try SearchQuery(json: json), settings: settings)
-    }
-}
-
 extension IndexBackend {
     func search(index: String, parameters: JSONObject, positionEncoding: PositionEncoding = .utf16) throws(BackendError) -> JSON {
         try search(index: index, query: try SearchQuery(json: parameters)).json(in: positionEncoding)
