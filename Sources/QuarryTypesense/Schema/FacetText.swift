@@ -25,7 +25,19 @@ enum FacetText {
 
     /// The text of a facet value as Typesense returns it (values without the mark are returned as they are).
     static func decode(_ value: String) -> String {
-        guard let index = value.lastIndex(of: mark) else { return value }
-        return String(value[..<index])
+        // Byte by byte from the end (the mark is EE 80 82 in UTF-8, the hash after it ASCII):
+        // a `Character` search would break graphemes over every value of every facet counted.
+        let utf8 = value.utf8
+        var i = utf8.endIndex
+        while i != utf8.startIndex {
+            i = utf8.index(before: i)
+            guard utf8[i] == 0xEE else { continue }
+            let next = utf8.index(after: i)
+            if next != utf8.endIndex, utf8[next] == 0x80, utf8.index(after: next) != utf8.endIndex,
+               utf8[utf8.index(after: next)] == 0x82 {
+                return String(value[..<i])
+            }
+        }
+        return value
     }
 }

@@ -63,23 +63,30 @@ struct HighlightMarks {
 
     /// The UTF-8 spans Typesense marked in `stored`, or nil when its tagged text is not (part of) that value.
     static func spans(_ tagged: String, in stored: String) -> [(Int, Int)]? {
-        var plain = String.UnicodeScalarView()
+        // In UTF-8 the tags are EE 80 80 and EE 80 81: bytes are copied, no scalar is decoded.
+        let bytes = Array(tagged.utf8)
+        var plain: [UInt8] = []
+        plain.reserveCapacity(bytes.count)
         var spans: [(Int, Int)] = []
-        var offset = 0, open: Int?
-        for scalar in tagged.unicodeScalars {
-            switch scalar {
-            case startTag: open = offset
-            case endTag:
-                if let start = open, offset > start { spans.append((start, offset)) }
-                open = nil
-            default:
-                plain.append(scalar)
-                offset += UTF8.width(scalar)
+        var open: Int?
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0xEE, i + 2 < bytes.count, bytes[i + 1] == 0x80, bytes[i + 2] == 0x80 || bytes[i + 2] == 0x81 {
+                if bytes[i + 2] == 0x80 {
+                    open = plain.count
+                } else {
+                    if let start = open, plain.count > start { spans.append((start, plain.count)) }
+                    open = nil
+                }
+                i += 3
+                continue
             }
+            plain.append(bytes[i])
+            i += 1
         }
-        let text = String(plain)
-        if text == stored { return spans }
+        if plain.elementsEqual(stored.utf8) { return spans }
         // A snippet (no full value) is a window of the value: shift its spans to where it starts.
+        let text = String(decoding: plain, as: UTF8.self)
         guard !text.isEmpty, let range = stored.range(of: text) else { return nil }
         let shift = stored.utf8.distance(from: stored.startIndex, to: range.lowerBound)
         return spans.map { ($0.0 + shift, $0.1 + shift) }

@@ -21,20 +21,27 @@ enum HighlightTokens {
         }
         let utf8 = Array(text.utf8)
         var spanWords: [UInt64?] = Array(repeating: nil, count: spans.count)
+        // Tokens and spans both run in text order, spans without overlap: one sweep, not tokens × spans.
+        var first = 0
         for i in tokens.indices {
             let engine = tokens[i]
             var token = engine
             token.markEnd = token.start
             token.words = 0
-            for (s, span) in spans.enumerated() where span.0 < token.end && span.1 > token.start {
+            while first < spans.count && spans[first].1 <= token.start { first += 1 }
+            var s = first
+            while s < spans.count && spans[s].0 < token.end {
+                let span = spans[s]
+                s += 1
+                guard span.1 > token.start else { continue }
                 if engine.words != 0 {
                     // Typesense says the word matched; the engine says which query words and how much to mark.
                     token = engine
                     break
                 }
                 token.markEnd = max(token.markEnd, min(token.end, span.1))
-                if spanWords[s] == nil { spanWords[s] = queryWords(of: utf8[span.0..<span.1], words: words) }
-                token.words |= spanWords[s] ?? 0
+                if spanWords[s - 1] == nil { spanWords[s - 1] = queryWords(of: utf8[span.0..<span.1], words: words) }
+                token.words |= spanWords[s - 1] ?? 0
             }
             tokens[i] = token
         }
