@@ -49,7 +49,10 @@ final class DocumentBuilderTests: XCTestCase {
     func testFacetValuesCarryAMarkOfTheirExactText() {
         XCTAssertNotEqual(FacetText.encode("Red").lowercased(), FacetText.encode("red"))
         XCTAssertNotEqual(FacetText.encode("Café"), FacetText.encode("Cafe"))
-        for text in ["Red", "", "a\u{E002}b", "10.5"] { XCTAssertEqual(FacetText.decode(FacetText.encode(text)), text) }
+        for text in ["Red", "", "a\u{E002}b", "10.5", "Café", "e\u{301}", "\u{E002}", "日本\u{E002}"] {
+            XCTAssertEqual(FacetText.decode(FacetText.encode(text)), text)
+        }
+        XCTAssertEqual(FacetText.decode("plain"), "plain", "a value without the mark is returned as it is")
     }
 
     func testFacetsRenderValuesAsTheEngineDoes() throws {
