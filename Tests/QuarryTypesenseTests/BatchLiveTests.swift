@@ -7,7 +7,7 @@ import QuarrySync
 import QuarryTypesense
 import XCTest
 
-/// One keystroke, one HTTP request (issue 30), counted at the real `URLSessionTransport` on its
+/// One keystroke, one HTTP request (issue 30), counted at the real `SocketTransport` on its
 /// way to a real Typesense node:
 /// 1. a session's reads (a hits searcher with facets, a disjunctive group and a hierarchical menu,
 ///    plus a facets searcher) in fast mode go out as exactly one request, a `/multi_search`, on the
@@ -23,7 +23,7 @@ final class BatchLiveTests: XCTestCase {
 
         func send(_ request: HTTPRequest) throws(HTTPTransportError) -> HTTPResponse {
             sent.withLock { $0.append((request.target, pthread_self())) }
-            return try URLSessionTransport.shared.send(request)
+            return try SocketTransport.shared.send(request)
         }
 
         /// The targets this thread sent since `mark`.

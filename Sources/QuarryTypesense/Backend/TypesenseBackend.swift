@@ -23,7 +23,7 @@ public final class TypesenseBackend: IndexBackend {
     private let prepared = Locked(false)
 
     /// `transport`: how requests reach the nodes (a test counts them through a wrapper).
-    public init(configuration: TypesenseConfiguration, transport: any HTTPTransport = URLSessionTransport.shared,
+    public init(configuration: TypesenseConfiguration, transport: any HTTPTransport = SocketTransport.shared,
                 log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.log = log

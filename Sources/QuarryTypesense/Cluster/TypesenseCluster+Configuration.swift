@@ -1,7 +1,7 @@
 extension TypesenseCluster {
     /// The cluster `quarry serve --typesense-nodes` configures; nodes that do not parse are left out
     /// (`TypesenseConfiguration.parseNodes` has rejected them already).
-    public convenience init(configuration: TypesenseConfiguration, transport: any HTTPTransport = URLSessionTransport.shared,
+    public convenience init(configuration: TypesenseConfiguration, transport: any HTTPTransport = SocketTransport.shared,
                             log: (@Sendable (String) -> Void)? = nil) {
         var options = ClusterOptions()
         options.writeRetryBound = configuration.writeRetrySeconds

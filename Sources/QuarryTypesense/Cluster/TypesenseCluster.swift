@@ -49,7 +49,7 @@ public final class TypesenseCluster: Sendable {
 
     /// `nodes` must not be empty; the API key is sent on every call and appears in no error or description.
     public init(nodes: [TypesenseNode], apiKey: String, options: ClusterOptions = ClusterOptions(),
-                transport: any HTTPTransport = URLSessionTransport.shared, log: (@Sendable (String) -> Void)? = nil) {
+                transport: any HTTPTransport = SocketTransport.shared, log: (@Sendable (String) -> Void)? = nil) {
         precondition(!nodes.isEmpty, "a Typesense cluster needs at least one node")
         self.nodes = nodes
         self.options = options

@@ -5,9 +5,9 @@ import FoundationNetworking
 #endif
 import QuarrySync
 
-/// `HTTPTransport` on Foundation's URLSession (libcurl on Linux): no extra
-/// package, connections kept alive and reused across calls and threads.
-/// Each call blocks its thread on a semaphore until the data task completes.
+/// `HTTPTransport` on Foundation's URLSession (libcurl on Linux), for `https://` nodes
+/// (`SocketTransport` sends the rest): no extra package, connections kept alive and reused
+/// across calls and threads. Each call blocks its thread on a semaphore until the data task completes.
 public final class URLSessionTransport: HTTPTransport {
     /// One session for the process, so every cluster shares its connection pool.
     public static let shared = URLSessionTransport()
