@@ -28,7 +28,9 @@ followed by a one-shot `search` with the hits searcher's parameters (exact count
 queried directly in the same run, interleaved, with the very `multi_search` bodies the daemon sent
 for that keystroke (captured beforehand through the counting relays of a second daemon): the
 session's fast request, its exact request, and the one-shot search's request(s), over one
-keep-alive connection. Figures are split by the length of the word being typed (1, 2, 3, 4+).
+keep-alive connection. Figures are split by the length of the word being typed (1, 2, 3, 4+). A
+`multi_search` of counts without text only is the daemon refreshing a count it keeps (CountCache), off
+the keystroke: it is told apart, counted on its own, and never taken for the keystroke's request.
 
     python3 Benchmarks/backend_bench.py --typing --count 100000 --keystrokes 120 --passes 2
 
