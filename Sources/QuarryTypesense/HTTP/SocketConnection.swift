@@ -7,8 +7,6 @@ import Glibc
 /// hence `@unchecked Sendable`.
 final class SocketConnection: @unchecked Sendable {
     private let fd: Int32
-    /// Answers served on this connection: a reused connection's write may meet the node's close.
-    private(set) var answers = 0
 
     private init(fd: Int32) {
         self.fd = fd
@@ -74,33 +72,42 @@ final class SocketConnection: @unchecked Sendable {
         }
     }
 
-    /// Reads one whole answer.
+    /// Reads one whole answer. All that has arrived is read before the answer is parsed: parsing
+    /// after each read would walk a large chunked answer once per read.
     func readAnswer(deadline: ContinuousClock.Instant) throws(HTTPTransportError) -> HTTPWire.Answer {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var closed = false
+        var unparsed = false
         while true {
-            do throws(HTTPWire.Malformed) {
-                if let answer = try HTTPWire.answer(in: buffer, closed: closed) {
-                    answers += 1
-                    if answer.length != buffer.count { return HTTPWire.Answer(response: answer.response, keepAlive: false, length: answer.length) }
-                    return answer
-                }
-            } catch {
-                throw HTTPTransportError(.other, "a malformed answer: \(error.reason)")
-            }
-            if closed { throw HTTPTransportError(.connectionLost, buffer.isEmpty ? "closed before answering" : "closed mid-answer") }
             let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if received > 0 {
                 buffer.append(contentsOf: chunk[..<received])
+                unparsed = true
             } else if received == 0 {
-                closed = true
+                if let answer = try Self.parse(buffer, closed: true) { return Self.served(answer, buffer) }
+                throw HTTPTransportError(.connectionLost, buffer.isEmpty ? "closed before answering" : "closed mid-answer")
             } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                if unparsed, let answer = try Self.parse(buffer, closed: false) { return Self.served(answer, buffer) }
+                unparsed = false
                 guard wait(for: Int16(POLLIN), until: deadline) else { throw HTTPTransportError(.timedOut, "waiting for the answer") }
             } else {
                 throw HTTPTransportError(.connectionLost, String(cString: strerror(errno)))
             }
         }
+    }
+
+    private static func parse(_ buffer: [UInt8], closed: Bool) throws(HTTPTransportError) -> HTTPWire.Answer? {
+        do throws(HTTPWire.Malformed) {
+            return try HTTPWire.answer(in: buffer, closed: closed)
+        } catch {
+            throw HTTPTransportError(.other, "a malformed answer: \(error.reason)")
+        }
+    }
+
+    /// Bytes past the answer were not asked for: the connection is not kept.
+    private static func served(_ answer: HTTPWire.Answer, _ buffer: [UInt8]) -> HTTPWire.Answer {
+        guard answer.length != buffer.count else { return answer }
+        return HTTPWire.Answer(response: answer.response, keepAlive: false, length: answer.length)
     }
 
     /// Waits until `events` or the deadline; false at the deadline.
