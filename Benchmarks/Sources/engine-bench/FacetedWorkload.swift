@@ -134,7 +134,7 @@ func runRelevantSort(settings: IndexSettings, records: [(DocID, JSONObject)], so
                     let start = threadCPUSeconds()
                     let response = try index.search(parameters, records: source)
                     cpu.append((threadCPUSeconds() - start) * 1000)
-                    slowest.append((cpu[cpu.count - 1], "\(typed) (\(response.nbHits), sorted \(response.extra["nbSortedHits"]?.intValue ?? -1))"))
+                    slowest.append((cpu[cpu.count - 1], "\(typed) (\(response.nbHits), sorted \(response.nbSortedHits ?? -1))"))
                 }
             }
         }

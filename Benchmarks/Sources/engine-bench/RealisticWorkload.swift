@@ -46,7 +46,7 @@ func runRealistic(_ arguments: [String]) throws {
                 "query": .string(text), "hitsPerPage": 20, "facets": ["brand", "categories.lvl0", "tags"],
                 "maxValuesPerFacet": 100, "typoTolerance": false,
             ], settings: settings)
-            let elapsed = try clock.measure { _ = JSONWriter.encode(try index.search(parameters, records: source).json()) }
+            let elapsed = try clock.measure { _ = JSONWriter.encode(try index.search(parameters, records: source).json(in: .utf16)) }
             latencies.append(seconds(elapsed) * 1000)
         }
     }
