@@ -228,7 +228,7 @@ final class EngineIndex: Sendable {
     /// on `queue`, once per burst of writes. While writes keep coming, the
     /// save is put off (`EngineSavePolicy`) and only the tiered merges run,
     /// every `delay` seconds, until the writes pause or a bound is crossed.
-    func schedulePersist(on queue: DispatchQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
+    func schedulePersist(on queue: EnginePersistQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
         let wait: Double? = persisted.withLock { state in
             guard !state.scheduled && !state.closed else { return nil }
             state.scheduled = true
@@ -238,8 +238,8 @@ final class EngineIndex: Sendable {
         armSave(on: queue, after: wait, delay: delay, log: log)
     }
 
-    private func armSave(on queue: DispatchQueue, after wait: Double, delay: Double, log: @escaping @Sendable (String) -> Void) {
-        queue.asyncAfter(deadline: .now() + wait) { [weak self] in
+    private func armSave(on queue: EnginePersistQueue, after wait: Double, delay: Double, log: @escaping @Sendable (String) -> Void) {
+        queue.asyncAfter(wait) { [weak self] in
             guard let self else { return }
             let policy = EngineSavePolicy(quietSeconds: delay)
             let putOff = persisted.withLock { state in
@@ -263,7 +263,7 @@ final class EngineIndex: Sendable {
     /// Rewrites the records stored as text compressed (`IndexStore.compactRecords`), one bounded
     /// transaction per turn of `queue` under the write lock, so a write or a close waits for one
     /// step at most and searches never wait. Started after each save; a crash resumes it on open.
-    func compactRecords(on queue: DispatchQueue, log: @escaping @Sendable (String) -> Void, continuing: Bool = false) {
+    func compactRecords(on queue: EnginePersistQueue, log: @escaping @Sendable (String) -> Void, continuing: Bool = false) {
         let start = persisted.withLock { state in
             guard !state.closed, continuing || !state.compactingRecords else { return false }
             state.compactingRecords = true
