@@ -253,7 +253,7 @@ final class EngineIndex: Sendable {
             }
             // A merge put off because writes kept coming runs at the next save after they stop.
             if persistNow(log: log) { schedulePersist(on: queue, delay: delay, log: log) }
-            compactRecords(on: queue, log: log)
+            queue.asyncUnlowered { [weak self] in self?.compactRecords(on: queue, log: log) }
         }
     }
 
@@ -280,7 +280,7 @@ final class EngineIndex: Sendable {
             persisted.withLock { $0.compactingRecords = false }
             return
         }
-        queue.async { [weak self] in self?.compactRecords(on: queue, log: log, continuing: true) }
+        queue.asyncUnlowered { [weak self] in self?.compactRecords(on: queue, log: log, continuing: true) }
     }
 
     /// Merges the views writes left in many segments (see `compactIfNeeded`; when `closing`, whatever
@@ -300,7 +300,6 @@ final class EngineIndex: Sendable {
             state.scheduled = false
             guard !state.closed else { return [] }
             let behind = due.filter { state.generations[$0.key] != $0.snapshot.generation }
-            if !behind.isEmpty { state.saves += 1 }
             state.firstUnsavedWrite = nil
             state.unsavedDocuments = 0
             state.savedDocuments = due.first?.snapshot.index.documentCount ?? 0
@@ -313,11 +312,14 @@ final class EngineIndex: Sendable {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             if !due.isEmpty { persisted.withLock { $0.lastSaveSeconds = seconds } }
         }
+        var wrote = false
+        defer { if wrote { persisted.withLock { $0.saves += 1 } } }
         for (key, snapshot) in due {
             do {
                 let path = folder.derivedPath(replica: key.isEmpty ? nil : key)
                 try EngineDerivedFile.write(snapshot, to: path)
                 persisted.withLock { $0.generations[key] = snapshot.generation }
+                wrote = true
                 if serveFromFile { self.serveFromFile(key.isEmpty ? nil : key, snapshot, path: path, log: log) }
             } catch {
                 log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")

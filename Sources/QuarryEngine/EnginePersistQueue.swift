@@ -19,6 +19,13 @@ struct EnginePersistQueue: Sendable {
         queue.async { [thread] in thread.run(job) }
     }
 
+    /// Runs `job` after the jobs queued before it, on the queue's own thread, not lowered: for work done
+    /// holding an index's write lock (a record compaction step), which a lowered thread would hold for as
+    /// long as searches keep the CPU, and writes would wait behind it.
+    func asyncUnlowered(_ job: @escaping @Sendable () -> Void) {
+        queue.async(execute: job)
+    }
+
     /// Runs `body` on the calling thread once the jobs queued before it ran.
     func sync<T>(_ body: () throws -> T) rethrows -> T {
         try queue.sync(execute: body)

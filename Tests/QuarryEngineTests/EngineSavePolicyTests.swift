@@ -26,17 +26,18 @@ final class EngineSavePolicyTests: EngineTestCase {
         XCTAssertTrue(policy.shouldSave(unsaved(first: 80, save: 8)))
     }
 
-    /// A stream of small batches for 1.5 s, with a 250 ms save delay: before the policy, the file
-    /// was rewritten (and read back) after every 250 ms of it; now not once until the stream stops, and
+    /// A stream of small batches for 2 s, with a 500 ms save delay (long enough that a loaded machine does not
+    /// pause the stream that long): before the policy, the file
+    /// was rewritten (and read back) after every 500 ms of it; now not once until the stream stops, and
     /// then it is saved at the store's generation.
     func testStreamOfBatchesSavesOnlyWhenItStops() throws {
-        let engine = try Engine(directory: directory.path, persistDelay: 0.25, log: { _ in })
+        let engine = try Engine(directory: directory.path, persistDelay: 0.5, log: { _ in })
         defer { engine.close() }
         _ = try engine.saveObjects([record("first", ["name": "widget"])], index: "parts")
         let index = try engine.existing("parts")
         let start = Date()
         var batch = 0
-        while Date().timeIntervalSince(start) < 1.5 {
+        while Date().timeIntervalSince(start) < 2 {
             let records = (0..<10).map { record("\(batch)-\($0)", ["name": .string("widget part \(batch) \($0)")]) }
             _ = try engine.saveObjects(records, index: "parts")
             batch += 1
