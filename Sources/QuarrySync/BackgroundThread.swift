@@ -5,7 +5,9 @@ import Darwin
 #endif
 
 /// One thread, at a lower OS priority than the rest of the process, that runs the work searches must not
-/// wait behind for the CPU (an index's merges, saves and record compaction), one job at a time.
+/// wait behind for the CPU (an index's merges and saves), one job at a time. Work that holds a lock a
+/// writer or a search waits for should take it only for an instant here (a swap): preempted by busier
+/// threads, the lowered one could keep it for long, and the waiter with it.
 ///
 /// Linux gives each thread its own nice value (`setpriority(PRIO_PROCESS, tid, n)`), but a process that
 /// is not privileged cannot raise a thread's priority back once lowered. So the work is not lowered where
