@@ -25,7 +25,17 @@ extension Engine {
             var probe = IndexSettings()
             try probe.merge(settings)
         }
-        var reader: any ImportReader = ReadAheadImportReader(try format.reader(path: path))
+        // The reading thread also compresses each record's text with the index's dictionary (once it has
+        // one), so that the storing thread, the critical path of an import, only binds it.
+        let dictionary = CurrentRecordDictionary()
+        let readAhead = ReadAheadImportReader(try format.reader(path: path)) {
+            let compressor = try? RecordCompressor()
+            return { item in
+                guard let compressor, case .value(_, _, let text?) = item else { return nil }
+                return dictionary.prepare(text, with: compressor)
+            }
+        }
+        var reader: any ImportReader = readAhead
         let declaresReplicas = settings.map(Self.declaresReplicas) ?? false
 
         func run(lifecycleHeld: Bool) throws(BackendError) -> ImportReceipt {
@@ -39,7 +49,7 @@ extension Engine {
                     try plan?.apply(to: store)
                 }
                 return try Self.storeAll(
-                    from: &reader, into: store, before: before, skipInvalid: skipInvalid,
+                    from: &reader, readAhead: readAhead, dictionary: dictionary, into: store, before: before, skipInvalid: skipInvalid,
                     progress: progress, isCancelled: isCancelled)
             }
             if let plan { finish(plan, primary: name) }
@@ -58,14 +68,29 @@ extension Engine {
     /// Reads every item and upserts the good ones; runs inside the transaction. The views follow as
     /// `EngineImportBuild` builds them, from the records as they are stored, on threads of their own,
     /// unless the import changed the settings a view was built with: then each is rebuilt from the store.
+    /// The records' text comes compressed by `readAhead`'s thread (`dictionary` tells it the store's).
     private static func storeAll(
-        from reader: inout any ImportReader, into store: IndexStore, before: EngineIndexViews, skipInvalid: Bool,
+        from reader: inout any ImportReader, readAhead: ReadAheadImportReader, dictionary: CurrentRecordDictionary,
+        into store: IndexStore, before: EngineIndexViews, skipInvalid: Bool,
         progress: (ImportProgress) -> Void, isCancelled: () -> Bool
     ) throws(BackendError) -> (ImportCounts, EngineIndexChange) {
+        var published = store.recordDictionary
+        dictionary.publish(published)
         func storeRecords(_ keep: (DocID, JSONObject) -> Void) throws(BackendError) -> ImportCounts {
             try RecordImport.readRecords(from: &reader, skipInvalid: skipInvalid, progress: progress, isCancelled: isCancelled) {
                 (objectID, record, text) throws(BackendError) in
-                keep(try store.upsert(objectID: objectID, body: text ?? JSONWriter.encode(.object(record))), record)
+                // The text kept is the item's own, the one `readAhead` prepared.
+                let body: PreparedRecordBody
+                if let text {
+                    body = readAhead.prepared as? PreparedRecordBody ?? PreparedRecordBody(json: text)
+                } else {
+                    body = PreparedRecordBody(json: JSONWriter.encode(.object(record)))
+                }
+                keep(try store.upsert(objectID: objectID, prepared: body), record)
+                if store.recordDictionary !== published {
+                    published = store.recordDictionary
+                    dictionary.publish(published)
+                }
             }
         }
         guard let build = try EngineImportBuild(store: store, before: before) else {

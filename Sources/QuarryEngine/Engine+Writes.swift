@@ -20,9 +20,10 @@ extension Engine {
             // A large batch is indexed as an import is: each view's segment is built on a thread of its own
             // while the records are stored (the same segments and merges as `.update` makes).
             if prepared.count >= Self.batchBuildThreshold, let build = try EngineImportBuild(store: store, before: before) {
+                let bodies = PreparedRecordBodies(prepared.map(\.record), dictionary: store.recordDictionary)
                 do throws(BackendError) {
                     for (objectID, record) in prepared {
-                        build.add(docID: try store.upsert(objectID: objectID, body: JSONWriter.encode(.object(record))), record: record)
+                        build.add(docID: try store.upsert(objectID: objectID, prepared: bodies.next(record)), record: record)
                     }
                 } catch {
                     build.abandon()

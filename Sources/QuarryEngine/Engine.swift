@@ -21,7 +21,9 @@ public final class Engine: Sendable {
     let log: @Sendable (String) -> Void
     /// Seconds between a burst of writes and saving the derived search index file.
     let persistDelay: Double
-    let persistQueue = DispatchQueue(label: "quarry.engine.persist")
+    /// Merges, saves and record compaction, one at a time, at a lower priority than searches.
+    let persistQueue = EnginePersistQueue(
+        queue: DispatchQueue(label: "quarry.engine.persist"), thread: BackgroundThread(name: "quarry-persist"))
     private let directoryLock: EngineDirectoryLock
     let state = Locked(State())
     /// Serialises creating, deleting and closing indices and changing who is

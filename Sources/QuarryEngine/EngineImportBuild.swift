@@ -45,6 +45,8 @@ final class EngineImportBuild {
     private var replaced: Set<DocID> = []
     private var batch: [(DocID, JSONObject)] = []
     private var repeated: OrderedDictionary<DocID, JSONObject> = [:]
+    /// Records taken, for the engine's save policy (`EngineSavePolicy`).
+    private(set) var added = 0
 
     /// Starts one build per view of `store`, with the settings each has now, on top of `before` unless
     /// the store is empty. Nil when a view of `before` was built with other settings than the store's
@@ -83,6 +85,7 @@ final class EngineImportBuild {
 
     /// Takes the record the store now holds under `docID`.
     func add(docID: DocID, record: JSONObject) {
+        added += 1
         guard isBuilding else { return }
         let id = Int64(docID)
         if id > newest || (id <= storedMax && replaced.insert(docID).inserted) {

@@ -32,6 +32,36 @@ final class EngineIndex: Sendable {
         var lastSaveSeconds = 0.0
         /// A record compaction is queued or running (see `compactRecords`).
         var compactingRecords = false
+        /// The writes the files do not hold yet, for `EngineSavePolicy`: when the first and the last
+        /// came, and how many documents they wrote (`Int.max` after a rebuild: every one).
+        var firstUnsavedWrite: ContinuousClock.Instant?
+        var lastWrite: ContinuousClock.Instant?
+        var unsavedDocuments = 0
+        /// The primary's documents at the last save.
+        var savedDocuments = 0
+        /// Saves that wrote at least one file (for tests).
+        var saves = 0
+
+        mutating func noteWrite(documents: Int?, at now: ContinuousClock.Instant) {
+            if firstUnsavedWrite == nil { firstUnsavedWrite = now }
+            lastWrite = now
+            if let documents, documents <= Int.max - unsavedDocuments {
+                unsavedDocuments += documents
+            } else {
+                unsavedDocuments = Int.max
+            }
+        }
+
+        func unsaved(at now: ContinuousClock.Instant) -> EngineSavePolicy.Unsaved {
+            func seconds(since instant: ContinuousClock.Instant?) -> Double {
+                guard let instant else { return .infinity }
+                let elapsed = now - instant
+                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            }
+            return EngineSavePolicy.Unsaved(
+                sinceLastWrite: seconds(since: lastWrite), sinceFirstWrite: seconds(since: firstUnsavedWrite),
+                documents: unsavedDocuments, savedDocuments: savedDocuments, lastSaveSeconds: lastSaveSeconds)
+        }
     }
 
     /// Opens (or creates) the index in `folder`, loading each view's derived
@@ -88,10 +118,12 @@ final class EngineIndex: Sendable {
             let start = clock.now
             var after = before
             var building: EngineImportBuild.Ending?
+            var written: Int?
             let result: T
             do throws(BackendError) {
                 result = try store.write(now: WallTime.nowMS()) { () throws(BackendError) -> T in
                     let (result, change) = try body(store, before)
+                    written = change.documentsWritten
                     if case .building(let build) = change, build.startedEmpty, let ending = build.endInput() {
                         building = ending
                     } else {
@@ -108,6 +140,7 @@ final class EngineIndex: Sendable {
             let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
             after.primary.buildMS = ms
             current.withLock { $0 = after }
+            persisted.withLock { $0.noteWrite(documents: written, at: clock.now) }
             return (result, store.generation)
         }
     }
@@ -192,25 +225,45 @@ final class EngineIndex: Sendable {
     }
 
     /// Saves the views after `delay` seconds (or twice the last save's time)
-    /// on `queue`, once per burst of writes.
-    func schedulePersist(on queue: DispatchQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
+    /// on `queue`, once per burst of writes. While writes keep coming, the
+    /// save is put off (`EngineSavePolicy`) and only the tiered merges run,
+    /// every `delay` seconds, until the writes pause or a bound is crossed.
+    func schedulePersist(on queue: EnginePersistQueue, delay: Double, log: @escaping @Sendable (String) -> Void) {
         let wait: Double? = persisted.withLock { state in
             guard !state.scheduled && !state.closed else { return nil }
             state.scheduled = true
             return max(delay, 2 * state.lastSaveSeconds)
         }
         guard let wait else { return }
-        queue.asyncAfter(deadline: .now() + wait) { [weak self] in
+        armSave(on: queue, after: wait, delay: delay, log: log)
+    }
+
+    private func armSave(on queue: EnginePersistQueue, after wait: Double, delay: Double, log: @escaping @Sendable (String) -> Void) {
+        queue.asyncAfter(wait) { [weak self] in
+            guard let self else { return }
+            let policy = EngineSavePolicy(quietSeconds: delay)
+            let putOff = persisted.withLock { state in
+                !state.closed && !policy.shouldSave(state.unsaved(at: ContinuousClock.now))
+            }
+            if putOff {
+                // The merges bound the segments a stream piles up, so they go on; the file waits.
+                compactIfNeeded(quietOnly: true)
+                armSave(on: queue, after: delay, delay: delay, log: log)
+                return
+            }
             // A merge put off because writes kept coming runs at the next save after they stop.
-            if self?.persistNow(log: log) == true { self?.schedulePersist(on: queue, delay: delay, log: log) }
-            self?.compactRecords(on: queue, log: log)
+            if persistNow(log: log) { schedulePersist(on: queue, delay: delay, log: log) }
+            queue.asyncUnlowered { [weak self] in self?.compactRecords(on: queue, log: log) }
         }
     }
+
+    /// Saves that wrote at least one view's file since the index was opened.
+    var saves: Int { persisted.withLock { $0.saves } }
 
     /// Rewrites the records stored as text compressed (`IndexStore.compactRecords`), one bounded
     /// transaction per turn of `queue` under the write lock, so a write or a close waits for one
     /// step at most and searches never wait. Started after each save; a crash resumes it on open.
-    func compactRecords(on queue: DispatchQueue, log: @escaping @Sendable (String) -> Void, continuing: Bool = false) {
+    func compactRecords(on queue: EnginePersistQueue, log: @escaping @Sendable (String) -> Void, continuing: Bool = false) {
         let start = persisted.withLock { state in
             guard !state.closed, continuing || !state.compactingRecords else { return false }
             state.compactingRecords = true
@@ -227,7 +280,7 @@ final class EngineIndex: Sendable {
             persisted.withLock { $0.compactingRecords = false }
             return
         }
-        queue.async { [weak self] in self?.compactRecords(on: queue, log: log, continuing: true) }
+        queue.asyncUnlowered { [weak self] in self?.compactRecords(on: queue, log: log, continuing: true) }
     }
 
     /// Merges the views writes left in many segments (see `compactIfNeeded`; when `closing`, whatever
@@ -245,7 +298,12 @@ final class EngineIndex: Sendable {
         }()
         due = persisted.withLock { state in
             state.scheduled = false
-            return state.closed ? [] : due.filter { state.generations[$0.key] != $0.snapshot.generation }
+            guard !state.closed else { return [] }
+            let behind = due.filter { state.generations[$0.key] != $0.snapshot.generation }
+            state.firstUnsavedWrite = nil
+            state.unsavedDocuments = 0
+            state.savedDocuments = due.first?.snapshot.index.documentCount ?? 0
+            return behind
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -254,11 +312,14 @@ final class EngineIndex: Sendable {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             if !due.isEmpty { persisted.withLock { $0.lastSaveSeconds = seconds } }
         }
+        var wrote = false
+        defer { if wrote { persisted.withLock { $0.saves += 1 } } }
         for (key, snapshot) in due {
             do {
                 let path = folder.derivedPath(replica: key.isEmpty ? nil : key)
                 try EngineDerivedFile.write(snapshot, to: path)
                 persisted.withLock { $0.generations[key] = snapshot.generation }
+                wrote = true
                 if serveFromFile { self.serveFromFile(key.isEmpty ? nil : key, snapshot, path: path, log: log) }
             } catch {
                 log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")

@@ -9,6 +9,15 @@ enum EngineIndexChange {
     /// Every view's index is being built from the records written (`EngineImportBuild`), unless the
     /// builds were given up: then every view is rebuilt from the store.
     case building(EngineImportBuild)
+
+    /// How many documents the change writes (added, replaced or deleted); nil for every one of them.
+    var documentsWritten: Int? {
+        switch self {
+        case .update(let upserts, let deletions): upserts.count + deletions.count
+        case .rebuild: nil
+        case .building(let build): build.added
+        }
+    }
 }
 
 /// The searchable views of one store: the primary index and its replicas, each

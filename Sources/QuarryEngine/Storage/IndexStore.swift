@@ -173,12 +173,24 @@ final class IndexStore {
 
     /// Inserts or replaces by objectID; a replaced record keeps its docID.
     func upsert(objectID: String, body: [UInt8]) throws(BackendError) -> DocID {
+        try upsert(objectID: objectID, prepared: PreparedRecordBody(json: body))
+    }
+
+    /// `upsert` of a record prepared off this thread: its blob (or text) is bound as it is when it was
+    /// compressed with the dictionary the store compresses with now, else the JSON is compressed here.
+    func upsert(objectID: String, prepared: PreparedRecordBody) throws(BackendError) -> DocID {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
         upsertStatement.bind(1, objectID)
-        if let blob = try compressed(body) {
+        if let dictionary = prepared.dictionary, dictionary === compressor.dictionary {
+            if let blob = prepared.blob {
+                upsertStatement.bind(2, blob: blob)
+            } else {
+                upsertStatement.bind(2, utf8: prepared.json)
+            }
+        } else if let blob = try compressed(prepared.json) {
             upsertStatement.bind(2, blob: blob)
         } else {
-            upsertStatement.bind(2, utf8: body)
+            upsertStatement.bind(2, utf8: prepared.json)
         }
         defer { upsertStatement.reset() }
         guard try upsertStatement.step() else { throw .storage("upsert returned no docID") }
@@ -261,6 +273,9 @@ final class IndexStore {
     }
 
     // MARK: Record compression
+
+    /// The dictionary records are compressed with now (nil: stored as text and sampled).
+    var recordDictionary: RecordDictionary? { compressor.dictionary }
 
     /// The blob to store for `body`, or nil to store its text. Until the index
     /// has a dictionary, records are stored as text and sampled; the write that

@@ -41,12 +41,13 @@ enum RecordCodec {
     }
 }
 
-/// The writer's compressor: one zstd context and the current dictionary,
-/// digested once (a `ZSTD_CDict`), reused for every record.
+/// A compressor: one zstd context and the dictionary it uses (digested once,
+/// see `RecordDictionary`), reused for every record. Used by one thread at a
+/// time: the writer's, or a thread that prepares records before they reach it.
 final class RecordCompressor {
     private let context: OpaquePointer
-    private var digested: OpaquePointer?
-    private(set) var dictionaryID: UInt32?
+    private(set) var dictionary: RecordDictionary?
+    var dictionaryID: UInt32? { dictionary?.id }
     private var output: [UInt8] = []
 
     init() throws(BackendError) {
@@ -60,26 +61,23 @@ final class RecordCompressor {
     }
 
     deinit {
-        ZSTD_freeCDict(digested)
+        ZSTD_CCtx_refCDict(context, nil)
         ZSTD_freeCCtx(context)
     }
 
     /// Compresses with `bytes` from now on (nil: keep records as text).
     func use(dictionaryID id: UInt32?, bytes: [UInt8]) throws(BackendError) {
+        try use(id.map { (id) throws(BackendError) in try RecordDictionary(id: id, bytes: bytes) })
+    }
+
+    /// Compresses with `dictionary` from now on (nil: keep records as text).
+    func use(_ dictionary: RecordDictionary?) throws(BackendError) {
         ZSTD_CCtx_refCDict(context, nil)
-        ZSTD_freeCDict(digested)
-        digested = nil
-        dictionaryID = nil
-        guard let id else { return }
-        let created = bytes.withUnsafeBytes { ZSTD_createCDict($0.baseAddress, $0.count, RecordCodec.level) }
-        guard let created else { throw .storage("record dictionary \(id) is damaged") }
-        let code = ZSTD_CCtx_refCDict(context, created)
-        if ZSTD_isError(code) != 0 {
-            ZSTD_freeCDict(created)
-            throw RecordCodec.failure(code, "record dictionary \(id)")
-        }
-        digested = created
-        dictionaryID = id
+        self.dictionary = nil
+        guard let dictionary else { return }
+        let code = ZSTD_CCtx_refCDict(context, dictionary.digested)
+        if ZSTD_isError(code) != 0 { throw RecordCodec.failure(code, "record dictionary \(dictionary.id)") }
+        self.dictionary = dictionary
     }
 
     /// The blob to store for `json`, or nil when the text is as small (or there is no dictionary yet).

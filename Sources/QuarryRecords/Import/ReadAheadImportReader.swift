@@ -8,21 +8,31 @@ import QuarrySearchContract
 /// here lets the cores fill. Items, the error that stopped the reader and the progress offset come
 /// out in the file's order, and the handoff holds at most `capacity` batches. Releasing this reader
 /// stops the thread at its next batch, so an import that fails or is cancelled reads no further.
+///
+/// `preparer`, when given, makes (on the reading thread) a function that prepares each item there for
+/// whoever stores it (the engine compresses the record's text): its result is `prepared` once `next()`
+/// returned that item.
 package final class ReadAheadImportReader: ImportReader {
+    package typealias Preparer = @Sendable () -> (ImportItem) -> (any Sendable)?
+
     package let totalBytes: Int64
     package private(set) var bytesRead: Int64 = 0
     private let queue: BoundedQueue<Batch>
     private var batch = Batch()
     private var position = 0
+    /// What `preparer` made of the item `next()` returned last.
+    package private(set) var prepared: (any Sendable)?
 
-    package init(_ reader: any ImportReader, batchSize: Int = 256, capacity: Int = 8) {
+    package init(_ reader: any ImportReader, batchSize: Int = 256, capacity: Int = 8, preparer: Preparer? = nil) {
         totalBytes = reader.totalBytes
         let queue = BoundedQueue<Batch>(capacity: capacity)
         self.queue = queue
         let source = Source(reader: reader)
         DetachedThread.startOrFail(name: "quarry-read") {
+            let prepare = preparer?()
             while true {
-                let batch = source.read(max(1, batchSize))
+                var batch = source.read(max(1, batchSize))
+                if let prepare { batch.prepared = batch.items.map(prepare) }
                 if !queue.put(batch) || batch.isLast { return }
             }
         }
@@ -44,6 +54,7 @@ package final class ReadAheadImportReader: ImportReader {
         }
         defer { position += 1 }
         bytesRead = batch.offsets[position]
+        prepared = position < batch.prepared.count ? batch.prepared[position] : nil
         return batch.items[position]
     }
 
@@ -52,6 +63,7 @@ package final class ReadAheadImportReader: ImportReader {
     private struct Batch: Sendable {
         var items: [ImportItem] = []
         var offsets: [Int64] = []
+        var prepared: [(any Sendable)?] = []
         var failure: BackendError?
         var isLast = false
         var endOffset: Int64 = 0
