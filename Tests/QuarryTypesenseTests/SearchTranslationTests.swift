@@ -47,6 +47,23 @@ final class SearchTranslationTests: XCTestCase {
         XCTAssertEqual(t.requests, [hits, counts])
     }
 
+    func testAFastAnswerWithWordsAsksNoFacetMargin() throws {
+        let settings = try SearchFixtures.indexSettings([:])
+        func asked(_ json: JSONObject, counts: SearchCounts) throws -> [Int?] {
+            let parameters = try SearchParameters(json: json, settings: settings)
+            let t = try SearchTranslation(index: "fx", parameters: parameters, settings: settings, collection: "quarry_fx",
+                                          fields: SearchFixtures.fields, filter: SearchFixtures.filter, highlighting: NoHighlighting(),
+                                          counts: counts)
+            return t.requests.map { $0["max_facet_values"]?.intValue }
+        }
+        let words: JSONObject = ["query": "giv", "facets": ["brand"], "disjunctiveFilters": ["color": "color:red"]]
+        XCTAssertEqual(try asked(words, counts: .fast), [100, 100], "an estimate the exact completion replaces")
+        XCTAssertEqual(try asked(words, counts: .exact), [300, 300])
+        var noWords = words
+        noWords["query"] = ""
+        XCTAssertEqual(try asked(noWords, counts: .fast), [300, 300], "without a word a fast answer is exact, margin included")
+    }
+
     func testTextParametersFollowTheSettings() throws {
         let settings: JSONObject = ["searchableAttributes": ["title", "brand,color", "notes"], "typoTolerance": false,
                                     "disableTypoToleranceOnAttributes": ["brand"], "queryType": "prefixNone"]

@@ -17,10 +17,11 @@ enum FacetCut {
     /// value costs Typesense a few microseconds; a second fetch costs a whole search.
     static func margin(_ limit: Int) -> Int { max(2 * limit, 50) }
 
-    /// `max_facet_values` for a search listing `limit` values per attribute, or `all`.
-    static func asked(limit: Int, needsAll: Bool) -> Int {
+    /// `max_facet_values` for a search listing `limit` values per attribute, or `all`. `estimate`: the
+    /// answer is a fast one whose counts the exact completion replaces anyway, so no margin is asked.
+    static func asked(limit: Int, needsAll: Bool, estimate: Bool = false) -> Int {
         guard !needsAll, limit < all / 4 else { return all }
-        return limit + margin(limit)
+        return estimate ? limit : limit + margin(limit)
     }
 
     /// Whether `counts`, Typesense's answer to `max_facet_values: asked` (count descending), hold

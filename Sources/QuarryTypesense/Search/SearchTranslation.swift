@@ -120,7 +120,8 @@ public struct SearchTranslation: Sendable {
             // The distinct attribute: nbHits sums every value's hits.
             let needsAll = alpha || fieldNames.contains { $0 == grouping || numericFields.contains($0) }
             p["facet_by"] = .string(fieldNames.joined(separator: ","))
-            p["max_facet_values"] = JSON(FacetCut.asked(limit: limit, needsAll: needsAll))
+            // A fast answer with words is an estimate (`settle`): its completion lists the facets exactly.
+            p["max_facet_values"] = JSON(FacetCut.asked(limit: limit, needsAll: needsAll, estimate: counts == .fast && text.hasWords))
         }
 
         var searches: [Search] = []
