@@ -69,6 +69,14 @@ final class ClusterLiveTests: XCTestCase {
         let hit = found["hits"]?.arrayValue?.first
         XCTAssertEqual(hit?["document"]?["id"], "1")
         XCTAssertEqual(hit?["highlights"]?.arrayValue?.first?["values"]?.arrayValue?.first, "The \u{E000}Giv\u{E001}er")
+        // What HitHighlighter asks: the `highlight` object alone, which HighlightMarks reads.
+        let modern = try api.search(collection: "books", parameters: [
+            "q": "giv", "query_by": "s_title", "filter_by": "f_tag:=[`young adult`] && n_year:>1990",
+            "highlight_start_tag": "\u{E000}", "highlight_end_tag": "\u{E001}", "highlight_full_fields": "s_title",
+            "enable_highlight_v1": false,
+        ])["hits"]?.arrayValue?.first
+        XCTAssertNil(modern?["highlights"])
+        XCTAssertEqual(modern?["highlight"]?["s_title"]?.arrayValue?.first?["value"], "The \u{E000}Giv\u{E001}er")
 
         let results = try api.multiSearch([
             ["collection": "books", "q": "the"],

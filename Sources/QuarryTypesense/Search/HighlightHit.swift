@@ -28,6 +28,9 @@ public struct HitHighlighter: HitHighlighting {
             "highlight_full_fields": fields,
             "highlight_start_tag": .string(String(HighlightMarks.startTag)),
             "highlight_end_tag": .string(String(HighlightMarks.endTag)),
+            // Only the `highlight` object is read: the legacy `highlights` array repeated every full
+            // value, a fifth of a keystroke's answer to send and parse (Benchmarks/RESULTS.md).
+            "enable_highlight_v1": false,
         ]
     }
 
