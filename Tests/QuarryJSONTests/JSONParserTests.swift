@@ -85,6 +85,22 @@ final class JSONParserTests: XCTestCase {
         }
     }
 
+    /// A string with escapes between runs of plain bytes (a record stored as a string): each run is
+    /// copied whole, and a control character or the end inside a run is still refused where it is.
+    func testReadsEscapedStringsRunByRun() throws {
+        let record: JSON = ["name": "Land's \"design\"", "tags": ["é", "a\\b", "tab\there"], "n": 3]
+        let stored = JSONWriter.string(record)
+        let text = JSONWriter.string(.string(stored))
+        XCTAssertEqual(try JSONParser.parse(text), .string(stored))
+        XCTAssertEqual(try JSONParser.parse(stored), record)
+        XCTAssertThrowsError(try JSONParser.parse("\"a\\nbc\u{01}d\"")) { error in
+            XCTAssertEqual(error as? JSONParseError, JSONParseError(offset: 6, reason: "unescaped control character in string"))
+        }
+        XCTAssertThrowsError(try JSONParser.parse("\"a\\nbcd")) { error in
+            XCTAssertEqual(error as? JSONParseError, JSONParseError(offset: 0, reason: "unterminated string"))
+        }
+    }
+
     func testReportsOffsets() {
         let cases: [(String, Int, String)] = [
             ("", 0, "unexpected end of input, expected a value"),
