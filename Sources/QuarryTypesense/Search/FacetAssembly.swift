@@ -15,6 +15,7 @@ enum FacetAssembly {
                 return a.0 < b.0
             }.prefix(limit).map { $0 }
         }
+        guard !selected.isEmpty else { return values }
         let folded = Set(counts.filter { $0.1 > 0 }.map { $0.0.lowercased() })
         for value in selected where !folded.contains(value.lowercased()) && !values.contains(where: { $0.0 == value }) {
             values.append((value, 0))

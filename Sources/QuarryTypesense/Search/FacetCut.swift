@@ -29,8 +29,10 @@ enum FacetCut {
     /// `totalValues`: the field's `stats.total_values`, how many values matched in all.
     static func suffices(_ counts: [(String, Int)], asked: Int, totalValues: Int?, limit: Int, selected: [String]) -> Bool {
         if counts.count < asked || (totalValues.map { $0 <= counts.count } ?? false) { return true }
-        let folded = Set(counts.filter { $0.1 > 0 }.map { $0.0.lowercased() })
-        if selected.contains(where: { !folded.contains($0.lowercased()) }) { return false }
+        if !selected.isEmpty {
+            let folded = Set(counts.filter { $0.1 > 0 }.map { $0.0.lowercased() })
+            if selected.contains(where: { !folded.contains($0.lowercased()) }) { return false }
+        }
         guard limit > 0 else { return true }
         let sorted = counts.map(\.1).sorted(by: >)
         guard limit < sorted.count, let lowest = sorted.last else { return false }

@@ -13,7 +13,11 @@ struct FacetRefetch {
 
     /// nil when every counted attribute's answer suffices. `results`: one per `translation.requests`.
     init?(_ translation: SearchTranslation, results: [JSONObject]) {
-        let requests = translation.requests
+        self.init(translation, facets: FacetCountTable(results))
+    }
+
+    init?(_ translation: SearchTranslation, facets: FacetCountTable) {
+        let requests = translation.requests, results = facets.results
         guard results.count == requests.count else { return nil }
         // Sent searches by their index in `translation.searches`.
         var position: [Int: Int] = [:]
@@ -25,7 +29,7 @@ struct FacetRefetch {
             let asked = requests[r]["max_facet_values"]?.intValue ?? FacetCut.all
             guard asked < FacetCut.all, uncertain[r]?.contains(source.field) != true else { continue }
             let entry = ResponseAssembly.facetEntry(results[r], field: source.field)
-            let counts = ResponseAssembly.facetCounts(results[r], field: source.field)
+            let counts = facets.counts(r, field: source.field)
             let total = entry?["stats"]?["total_values"]?.intValue
             if !FacetCut.suffices(counts, asked: asked, totalValues: total, limit: refinements.maxValuesPerFacet,
                                   selected: translation.plan.selected[counted.attribute] ?? []) {

@@ -17,15 +17,30 @@ public enum ResponseAssembly {
         _ translation: SearchTranslation, results: [JSONObject], highlighting: (any HitHighlighting)?, processingTimeMS: Int,
         exhaustive: Exhaustiveness = .exact
     ) throws(BackendError) -> SearchResponse {
+        try response(translation, table: FacetCountTable(results), highlighting: highlighting,
+                     processingTimeMS: processingTimeMS, exhaustive: exhaustive)
+    }
+
+    /// `table`: the results, with their facet counts decoded once (`TypesenseSearch.settle`).
+    static func response(
+        _ translation: SearchTranslation, table: FacetCountTable, highlighting: (any HitHighlighting)?, processingTimeMS: Int,
+        exhaustive: Exhaustiveness
+    ) throws(BackendError) -> SearchResponse {
         let parameters = translation.parameters
+        let results = table.results
         guard results.count == translation.requests.count else {
             throw .storage("Typesense answered \(results.count) searches of \(translation.requests.count)")
         }
         for result in results { try check(result, index: translation.index) }
-        var answers: [JSONObject?] = []
-        var next = results.makeIterator()
-        for search in translation.searches { answers.append(search.parameters == nil ? nil : next.next()) }
-        let result = { (i: Int) -> JSONObject? in i < answers.count ? answers[i] : nil }
+        // Each search's position among the results (nil: not sent, read as empty).
+        var positions: [Int?] = []
+        var sent = 0
+        for search in translation.searches {
+            positions.append(search.parameters == nil ? nil : sent)
+            if search.parameters != nil { sent += 1 }
+        }
+        let position = { (i: Int) -> Int? in i < positions.count ? positions[i] : nil }
+        let result = { (i: Int) -> JSONObject? in position(i).map { results[$0] } }
 
         // Hits, from the pages fetched, sliced to the window.
         var fetched: [JSON] = []
@@ -56,9 +71,9 @@ public enum ResponseAssembly {
         }
 
         var nbHits = result(0)?["found"]?.intValue ?? 0
-        if let distinct = translation.distinct, let answer = result(distinct.search) {
-            let total = answer["found"]?.intValue ?? 0
-            let counts = facetCounts(answer, field: distinct.field)
+        if let distinct = translation.distinct, let r = position(distinct.search) {
+            let total = results[r]["found"]?.intValue ?? 0
+            let counts = table.counts(r, field: distinct.field)
             let withValue = counts.reduce(0) { $0 + $1.1 }
             nbHits = counts.reduce(0) { $0 + min($1.1, distinct.limit) } + max(0, total - withValue)
         }
@@ -75,8 +90,8 @@ public enum ResponseAssembly {
             var facets: [FacetCounts] = [], stats: [FacetStats] = []
             for counted in plan.counted {
                 var counts: [(String, Int)] = []
-                if let source = translation.facetSources[counted.attribute], let answer = result(source.search) {
-                    counts = facetCounts(answer, field: source.field)
+                if let source = translation.facetSources[counted.attribute], let r = position(source.search) {
+                    counts = table.counts(r, field: source.field)
                 }
                 let values = FacetAssembly.values(counts, limit: refinements.maxValuesPerFacet, alpha: refinements.sortFacetValuesByAlpha,
                                                   selected: plan.selected[counted.attribute] ?? [])

@@ -59,8 +59,8 @@ public enum TypesenseSearch {
                                                 fields: fields, filter: filter ?? defaultFilter(fields), highlighting: highlighting,
                                                 counts: parameters.counts)
         return Prepared(translation: translation) { results, multiSearch throws(BackendError) in
-            let (results, exhaustive) = try settle(translation, results, multiSearch)
-            return .search(try ResponseAssembly.response(translation, results: results, highlighting: highlighting,
+            let (facets, exhaustive) = try settle(translation, results, multiSearch)
+            return .search(try ResponseAssembly.response(translation, table: facets, highlighting: highlighting,
                                                          processingTimeMS: milliseconds(since: started), exhaustive: exhaustive))
         }
     }
@@ -77,28 +77,30 @@ public enum TypesenseSearch {
         let translation = try SearchTranslation(index: index, parameters: counting, settings: settings, collection: collection,
                                                 fields: fields, filter: filter ?? defaultFilter(fields), highlighting: nil)
         return Prepared(translation: translation) { results, multiSearch throws(BackendError) in
-            let (results, _) = try settle(translation, results, multiSearch)
-            let response = try ResponseAssembly.response(translation, results: results, highlighting: nil, processingTimeMS: 0)
+            let (facets, _) = try settle(translation, results, multiSearch)
+            let response = try ResponseAssembly.response(translation, table: facets, highlighting: nil, processingTimeMS: 0,
+                                                         exhaustive: .exact)
             let hits = FacetValueSearch.facetHits(counts: response.counts(of: attribute)?.values ?? [], facetQuery: facetQuery,
                                                   maxFacetHits: maxFacetHits, parameters: parameters)
             return .facetValues(FacetValuesResponse(facetHits: hits, processingTimeMS: milliseconds(since: started)))
         }
     }
 
-    /// The translation's results (`results`: its multi_search's) with, where a tie spans Typesense's
-    /// cut of a facet's values, a second multi_search counting every value of those facets
-    /// (`FacetRefetch`). In `SearchCounts.fast` there is no second one, and `exhaustive` says which
-    /// counts may be estimates.
+    /// The translation's results (`results`: its multi_search's) with their facet counts decoded, with,
+    /// where a tie spans Typesense's cut of a facet's values, a second multi_search counting every value
+    /// of those facets (`FacetRefetch`). In `SearchCounts.fast` there is no second one, and `exhaustive`
+    /// says which counts may be estimates.
     static func settle(_ translation: SearchTranslation, _ results: [JSONObject], _ multiSearch: MultiSearch)
-        throws(BackendError) -> (results: [JSONObject], exhaustive: Exhaustiveness)
+        throws(BackendError) -> (facets: FacetCountTable, exhaustive: Exhaustiveness)
     {
         let nbHits = translation.counts == .exact || !translation.hasWords
-        guard !translation.requests.isEmpty else { return ([], .exact) }
-        guard let refetch = FacetRefetch(translation, results: results) else {
-            return (results, Exhaustiveness(nbHits: nbHits, facetsCount: nbHits))
+        let facets = FacetCountTable(results)
+        guard !translation.requests.isEmpty else { return (facets, .exact) }
+        guard let refetch = FacetRefetch(translation, facets: facets) else {
+            return (facets, Exhaustiveness(nbHits: nbHits, facetsCount: nbHits))
         }
-        guard translation.counts == .exact else { return (results, Exhaustiveness(nbHits: nbHits, facetsCount: false)) }
-        return (try refetch.merged(results, with: try multiSearch(refetch.requests)), .exact)
+        guard translation.counts == .exact else { return (facets, Exhaustiveness(nbHits: nbHits, facetsCount: false)) }
+        return (FacetCountTable(try refetch.merged(results, with: try multiSearch(refetch.requests))), .exact)
     }
 
     static func defaultFilter(_ fields: Set<String>) -> FilterRendering {
