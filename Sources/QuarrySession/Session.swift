@@ -86,8 +86,10 @@ public final class Session: @unchecked Sendable {
                 let value = try body(&next, environment.backend)
                 state = next
                 version += 1
-                publishState()
+                // The search first: its thread starts while the state is encoded. Its results still
+                // follow the state, as they are delivered on this queue once this block ends.
                 scheduleSearch()
+                publishState()
                 return .success((value, currentSnapshot))
             } catch {
                 return .failure(error)
@@ -191,7 +193,6 @@ public final class Session: @unchecked Sendable {
     }
 
     private func deliver(version searched: Int, results: [SearcherResult], exhaustive: Bool) {
-        if searched >= (latestResults?.version ?? 0) { latestResults = (searched, results, exhaustive) }
         let targets = subscribers.filter { (toldVersion[$0] ?? .max) <= searched }
         for subscriber in targets {
             toldVersion[subscriber] = searched
@@ -201,5 +202,7 @@ public final class Session: @unchecked Sendable {
             environment.outlet.deliver(.resultsUpdated(session: name, version: searched, results: results, exhaustive: exhaustive),
                                        to: targets)
         }
+        // After the push, which need not wait for the results these replace to be freed.
+        if searched >= (latestResults?.version ?? 0) { latestResults = (searched, results, exhaustive) }
     }
 }
