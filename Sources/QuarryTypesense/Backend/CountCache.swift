@@ -14,8 +14,8 @@ import QuarrySync
 /// - any write through this daemon drops every kept answer (`TypesenseCluster.writesNoted`), so a
 ///   read after a write sees it;
 /// - another daemon's writes show within `maxAge` while someone types: past it, a kept answer younger
-///   than `staleLimit` still answers while one refresh runs on `refresher`; an older one is asked again
-///   on the caller's thread.
+///   than `staleLimit` still answers while one refresh runs on `refresher` (once `gate` lets it); an
+///   older one is asked again on the caller's thread.
 final class CountCache: Sendable {
     /// One multi_search, sent from `refresher` too.
     typealias Send = @Sendable ([JSONObject]) throws(BackendError) -> [JSONObject]
@@ -32,10 +32,13 @@ final class CountCache: Sendable {
     private let capacity: Int
     private let kept = Locked<[String: Kept]>([:])
     private let refresher = DispatchQueue(label: "quarry.typesense.counts")
+    /// When `refresher` may start.
+    private let gate: RefreshGate
     /// Keys `refresher` is about to ask again.
     private let refreshing = Locked<Set<String>>([])
 
-    init(maxAge: Duration = .seconds(1), staleLimit: Duration = .seconds(30), capacity: Int = 256) {
+    init(gate: RefreshGate = RefreshGate(), maxAge: Duration = .seconds(1), staleLimit: Duration = .seconds(30), capacity: Int = 256) {
+        self.gate = gate
         self.maxAge = maxAge
         self.staleLimit = staleLimit
         self.capacity = capacity
@@ -67,10 +70,12 @@ final class CountCache: Sendable {
             }
         }
         for (key, search) in stale where refreshing.withLock({ $0.insert(key).inserted }) {
-            refresher.async { [self] in
-                defer { refreshing.withLock { _ = $0.remove(key) } }
-                let began = (ContinuousClock.now, writes())
-                if let fresh = try? send([search]).first { keep(key, fresh, readAt: began.0, writes: began.1) }
+            gate.whenIdle { [self] in
+                refresher.async { [self] in
+                    defer { refreshing.withLock { _ = $0.remove(key) } }
+                    let began = (ContinuousClock.now, writes())
+                    if let fresh = try? send([search]).first { keep(key, fresh, readAt: began.0, writes: began.1) }
+                }
             }
         }
         let missing = results.indices.filter { results[$0] == nil }

@@ -9,8 +9,9 @@ import QuarrySearchContract
 /// at once after this daemon's own changes.
 ///
 /// A keystroke never waits for that read: past `maxAge`, a copy younger than
-/// `staleLimit` still answers while one refresh runs on `refresher` (so
-/// another daemon's change shows from the next read after it lands); only a
+/// `staleLimit` still answers while one refresh runs on `refresher`, once the
+/// searches in flight are answered (`RefreshGate`), so another daemon's change
+/// shows from the next read after it lands; only a
 /// missing or older copy is read on the caller's thread. A collection gone
 /// meanwhile is caught where it is searched (`againIfRebuilt`).
 final class IndexCatalog: Sendable {
@@ -29,11 +30,14 @@ final class IndexCatalog: Sendable {
     /// Concrete field names per physical collection (wildcard fields appear once a document holds them).
     private let fieldCache = Locked<(fields: [String: (names: Set<String>, readAt: ContinuousClock.Instant)], drops: Int)>(([:], 0))
     private let refresher = DispatchQueue(label: "quarry.typesense.catalog")
+    /// When `refresher` may start.
+    private let gate: RefreshGate
     /// What `refresher` is about to read again: "" for the catalogue, else a collection's name.
     private let refreshing = Locked<Set<String>>([])
 
-    init(api: TypesenseAPI, maxAge: Duration = .seconds(1), staleLimit: Duration = .seconds(30)) {
+    init(api: TypesenseAPI, gate: RefreshGate = RefreshGate(), maxAge: Duration = .seconds(1), staleLimit: Duration = .seconds(30)) {
         self.api = api
+        self.gate = gate
         self.maxAge = maxAge
         self.staleLimit = staleLimit
     }
@@ -45,9 +49,11 @@ final class IndexCatalog: Sendable {
         if age < maxAge { return true }
         guard age < staleLimit else { return false }
         if refreshing.withLock({ $0.insert(key).inserted }) {
-            refresher.async { [self] in
-                refresh()
-                refreshing.withLock { _ = $0.remove(key) }
+            gate.whenIdle { [self] in
+                refresher.async { [self] in
+                    refresh()
+                    refreshing.withLock { _ = $0.remove(key) }
+                }
             }
         }
         return true

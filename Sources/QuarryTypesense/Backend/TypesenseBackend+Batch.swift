@@ -6,6 +6,10 @@ import QuarrySearchContract
 /// counts) as one `multi_search`: one round trip, however many searchers.
 extension TypesenseBackend {
     public func searchBatch(_ reads: [BatchRead]) -> [Result<SearchAnswer, BackendError>] {
+        gate.reading { batch(reads) }
+    }
+
+    private func batch(_ reads: [BatchRead]) -> [Result<SearchAnswer, BackendError>] {
         guard reads.count > 1 else { return searchEach(reads) }
         do throws(BackendError) {
             try ready()

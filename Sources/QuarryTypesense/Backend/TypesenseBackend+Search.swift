@@ -7,7 +7,11 @@ import QuarrySearchContract
 extension TypesenseBackend {
     public func search(index: String, query: SearchQuery) throws(BackendError) -> SearchResponse {
         try ready()
-        return try againIfRebuilt(index) { () throws(BackendError) in
+        return try gate.reading { () throws(BackendError) in try searchOnce(index: index, query: query) }
+    }
+
+    private func searchOnce(index: String, query: SearchQuery) throws(BackendError) -> SearchResponse {
+        try againIfRebuilt(index) { () throws(BackendError) in
             let (entry, settings, fields) = try searchable(index)
             return try TypesenseSearch.search(
                 index: index, query: query, settings: settings, collection: FieldNames.alias(ofIndex: entry.name),
@@ -30,7 +34,11 @@ extension TypesenseBackend {
 
     public func searchForFacetValues(index: String, query: FacetValueQuery) throws(BackendError) -> FacetValuesResponse {
         try ready()
-        return try againIfRebuilt(index) { () throws(BackendError) in
+        return try gate.reading { () throws(BackendError) in try facetValues(index: index, query: query) }
+    }
+
+    private func facetValues(index: String, query: FacetValueQuery) throws(BackendError) -> FacetValuesResponse {
+        try againIfRebuilt(index) { () throws(BackendError) in
             let (entry, settings, fields) = try searchable(index)
             return try TypesenseSearch.searchForFacetValues(
                 index: index, query: query, settings: settings,

@@ -19,7 +19,9 @@ public final class TypesenseBackend: IndexBackend {
     let configuration: TypesenseConfiguration
     let log: @Sendable (String) -> Void
     let taskIDs = TaskIDs()
-    let counts = CountCache()
+    /// Holds the catalogue's and the kept counts' refreshes back while searches wait on the cluster.
+    let gate = RefreshGate()
+    let counts: CountCache
     private let prepared = Locked(false)
 
     /// `transport`: how requests reach the nodes (a test counts them through a wrapper).
@@ -29,7 +31,8 @@ public final class TypesenseBackend: IndexBackend {
         self.log = log
         cluster = TypesenseCluster(configuration: configuration, transport: transport, log: log)
         api = TypesenseAPI(cluster: cluster)
-        catalog = IndexCatalog(api: api)
+        catalog = IndexCatalog(api: api, gate: gate)
+        counts = CountCache(gate: gate)
     }
 
     public var description: BackendDescription {
