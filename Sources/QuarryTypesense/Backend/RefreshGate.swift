@@ -5,11 +5,10 @@ import QuarrySync
 /// daemon waits on the cluster.
 ///
 /// A copy past its age is noticed by a keystroke's search, and its refresh used to start at once,
-/// beside that search: Typesense and this daemon then shared their two cores between the keystroke
-/// and a whole-collection count, and the keystrokes that found a copy stale answered about 2 ms
-/// later at p50 (Benchmarks/RESULTS.md, "Refreshes after the keystroke"). A refresh now waits until
-/// the searches in flight are answered, or `maxWait` at most, so that searches back to back cannot
-/// hold it off.
+/// beside that search: Typesense and this daemon then shared their cores between the keystroke and a
+/// whole-collection count (Benchmarks/RESULTS.md, "Refreshes and the exact search kept off the first
+/// answer"). A refresh now waits until the searches in flight are answered, or `maxWait` at most, so
+/// that searches back to back cannot hold it off.
 final class RefreshGate: Sendable {
     private struct State {
         var reading = 0
