@@ -162,7 +162,11 @@ public final class Session: @unchecked Sendable {
             searchPending = false
             scheduleSearch()
         } else if !exhaustive {
-            scheduleCompletion(plan.exact)
+            // Not at once: the frontends first read and show the estimate (`completionDelay`).
+            let exact = plan.exact
+            queue.asyncAfter(deadline: .now() + environment.completionDelay) { [self] in
+                if exact.version == version { scheduleCompletion(exact) }
+            }
         }
     }
 

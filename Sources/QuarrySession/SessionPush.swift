@@ -1,3 +1,4 @@
+import Dispatch
 import QuarryJSON
 
 /// Who is attached to a session: the server's connection ids, opaque here.
@@ -33,12 +34,19 @@ public struct SessionEnvironment: Sendable {
     /// Runs the exact search that completes an estimate: apart from `runSearch`, so that the next
     /// keystroke's first answer does not wait behind it. Defaults to `runSearch`.
     public let runCompletion: Runner
+    /// How long after an estimate is delivered its exact search starts, unless a newer version
+    /// started meanwhile. Started at once, it took the cores while the frontends read the estimate:
+    /// on one node beside them, 1–1.5 ms more to a first answer at p50 for one- and two-letter words
+    /// (Benchmarks/RESULTS.md, "Refreshes and the exact search kept off the first answer").
+    public let completionDelay: DispatchTimeInterval
 
-    public init(backend: any SearchBackend, outlet: any SessionOutlet, runSearch: @escaping Runner, runCompletion: Runner? = nil) {
+    public init(backend: any SearchBackend, outlet: any SessionOutlet, runSearch: @escaping Runner, runCompletion: Runner? = nil,
+                completionDelay: DispatchTimeInterval = .milliseconds(5)) {
         self.backend = backend
         self.outlet = outlet
         self.runSearch = runSearch
         self.runCompletion = runCompletion ?? runSearch
+        self.completionDelay = completionDelay
     }
 }
 

@@ -8,13 +8,17 @@ import XCTest
 /// 1. a first answer with estimates is followed by the exact one, of the same version, flagged exhaustive;
 /// 2. an exact first answer (the embedded engine's, always) gets no second push and no second search;
 /// 3. a completion whose version was superseded is never delivered, so it cannot follow a newer
-///    version's first answer, and the newest version still gets its own.
+///    version's first answer, and the newest version still gets its own;
+/// 4. a completion starts `completionDelay` after its estimate, and not at all when a newer version
+///    starts within it.
 final class SessionCompletionTests: XCTestCase {
     let a = SubscriberID(1)
 
-    func makeSession(_ backend: FakeBackend, _ outlet: RecordingOutlet) -> Session {
+    func makeSession(_ backend: FakeBackend, _ outlet: RecordingOutlet,
+                     completionDelay: DispatchTimeInterval = .milliseconds(5)) -> Session {
         let session = Session(name: "s", environment: SessionEnvironment(
-            backend: backend, outlet: outlet, runSearch: { _, job in DispatchQueue.global().async(execute: job) }))
+            backend: backend, outlet: outlet, runSearch: { _, job in DispatchQueue.global().async(execute: job) },
+            completionDelay: completionDelay))
         session.attach(a)
         return session
     }
@@ -58,6 +62,23 @@ final class SessionCompletionTests: XCTestCase {
         XCTAssertEqual(results(outlet).map(\.version), [1, 2])
         XCTAssertEqual(results(outlet).map(\.exhaustive), [true, true])
         XCTAssertEqual(backend.calls, 2)
+    }
+
+    func testANewerVersionWithinTheDelaySkipsTheCompletion() throws {
+        let backend = FakeBackend(response: ["hits": [], "nbHits": 3], estimates: true)
+        let outlet = RecordingOutlet()
+        let session = makeSession(backend, outlet, completionDelay: .seconds(1))
+        _ = try session.change { state, _ in
+            _ = state.addSearcher(.hits(HitsSearcher(index: "i")))
+            state.query = "a"
+        }
+        eventually { self.results(outlet).count == 1 }
+        XCTAssertEqual(backend.counts, ["fast"])  // version 1's exact search waits
+        _ = try session.change { state, _ in state.query = "ab" }
+        eventually { self.results(outlet).count == 3 }
+        XCTAssertEqual(results(outlet).map(\.version), [1, 2, 2])
+        XCTAssertEqual(results(outlet).map(\.exhaustive), [false, false, true])
+        XCTAssertEqual(backend.counts, ["fast", "fast", "exact"])
     }
 
     func testASupersededCompletionIsNeverDelivered() throws {
