@@ -14,6 +14,8 @@ import Darwin
 final class FileMapping: @unchecked Sendable {
     /// Never written through, and valid until `deinit`: what makes sharing it across threads safe.
     let raw: UnsafeRawBufferPointer
+    /// The mapped file, open until `deinit`, read around the mapping by `checksum(length:)`.
+    private let fd: Int32
 
     init(path: String) throws(DerivedIndexError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -21,20 +23,51 @@ final class FileMapping: @unchecked Sendable {
             if errno == ENOENT { throw .missing }
             throw .io("cannot open \(path): errno \(errno)")
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .io("cannot stat \(path): errno \(errno)") }
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw .io("cannot stat \(path): errno \(errno)")
+        }
         let size = Int(info.st_size)
         guard size > 0 else {
+            close(fd)
             raw = UnsafeRawBufferPointer(start: nil, count: 0)
+            self.fd = -1
             return
         }
         Self.cacheInSmallPieces(fd: fd, size: size)
-        // Populated up front: opening reads and checks every byte anyway, and one pass beats a fault per page.
-        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), mapping != MAP_FAILED else {
+        // Not populated: opening maps one structure at a time (`populate`, `releaseResidentPages`), so the
+        // daemon never holds the whole file at once.
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapping != MAP_FAILED else {
+            close(fd)
             throw .io("cannot map \(path): errno \(errno)")
         }
         raw = UnsafeRawBufferPointer(start: mapping, count: size)
+        self.fd = fd
+    }
+
+    /// `Checksum.of` the file's first `length` bytes, read with `pread` rather than through the mapping, so
+    /// checking a file maps none of it; nil when the file cannot be read.
+    func checksum(length: Int) -> UInt64? {
+        var running = Checksum.Running(length: length)
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 8)
+        defer { buffer.deallocate() }
+        var offset = 0
+        while offset < length {
+            let read = pread(fd, buffer.baseAddress, min(chunk, length - offset), off_t(offset))
+            guard read > 0 else { return nil }
+            running.add(UnsafeRawBufferPointer(rebasing: buffer[0..<read]))
+            offset += read
+        }
+        return running.finish()
+    }
+
+    /// Maps the pages of `bytes` (part of `raw`) in one pass before a walk over them, which beats a fault per
+    /// 64 KiB; a kernel older than 5.14 refuses it and leaves them to the faults.
+    func populate(_ bytes: UnsafeRawBufferPointer) {
+        guard let (start, length) = pages(of: bytes, outward: true) else { return }
+        _ = madvise(start, length, MADV_POPULATE_READ)
     }
 
     /// Reads into the page cache, with read-ahead off, whatever part of the file it does not hold yet.
@@ -75,7 +108,20 @@ final class FileMapping: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: base), raw.count, MADV_DONTNEED)
     }
 
+    /// The whole pages spanning `bytes` (`outward`), or those inside it.
+    private func pages(of bytes: UnsafeRawBufferPointer, outward: Bool) -> (UnsafeMutableRawPointer, Int)? {
+        guard let base = raw.baseAddress, let start = bytes.baseAddress, bytes.count > 0 else { return nil }
+        let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
+        let from = start - base, to = from + bytes.count
+        guard from >= 0, to <= raw.count else { return nil }  // not in this file (an array on the heap)
+        let first = outward ? from / page * page : (from + page - 1) / page * page
+        let end = min(outward ? (to + page - 1) / page * page : to / page * page, raw.count)
+        guard end > first else { return nil }
+        return (UnsafeMutableRawPointer(mutating: base + first), end - first)
+    }
+
     deinit {
         if let base = raw.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), raw.count) }
+        if fd >= 0 { close(fd) }
     }
 }

@@ -103,26 +103,37 @@ extension SearchIndex {
         let stored = try footer.read()
         guard try footer.read() == footerMagic else { throw .corrupt("bad footer") }
         guard fingerprint == Self.fingerprint(settings) else { throw .settingsMismatch }
-        // Reading the arrays checks every bound; the rest runs on two threads: the checksum and the token
-        // positions on one, the other structures (postings above all) on the other.
+        // Reading the arrays checks every bound; the rest runs on two threads: the checksum, read beside the
+        // mapping, on one; on the other the walks over the token positions and the postings, each structure
+        // mapped for its walk and let go after it, so that opening never holds the whole file (Benchmarks/
+        // RESULTS.md, "Opening an index maps one structure at a time").
         // A damaged file is reported as such, whatever it broke first.
         let segments: [(segment: Segment, dead: Bitset)]
         do throws(DerivedIndexError) {
             segments = try readSegments(mapping, contentLength: content.count)
         } catch {
-            guard Checksum.of(content) == stored else { throw .corrupt("checksum mismatch") }
+            guard mapping.checksum(length: content.count) == stored else { throw .corrupt("checksum mismatch") }
             throw error
         }
+        mapping.releaseResidentPages()
         let contentLength = content.count
-        let (checked, consistent) = Parallel.both({ () -> (checksum: Bool, positions: Bool) in
-            guard Checksum.of(UnsafeRawBufferPointer(rebasing: mapping.raw[0..<contentLength])) == stored else { return (false, false) }
-            return (true, segments.allSatisfy { $0.segment.positions.isWellFormed(termCount: $0.segment.dictionary.count) })
-        }, {
-            segments.allSatisfy { isConsistent($0.segment) }
+        let (checksummed, walked) = Parallel.both({ mapping.checksum(length: contentLength) == stored }, {
+            () -> (positions: Bool, consistent: Bool) in
+            for (segment, _) in segments {
+                mapping.populate(UnsafeRawBufferPointer(segment.positions.bytes.buffer))
+                let positions = segment.positions.isWellFormed(termCount: segment.dictionary.count)
+                mapping.releaseResidentPages()
+                guard positions else { return (false, true) }
+                mapping.populate(UnsafeRawBufferPointer(segment.postings.bytes.buffer))
+                let consistent = isConsistent(segment)
+                mapping.releaseResidentPages()
+                guard consistent else { return (true, false) }
+            }
+            return (true, true)
         })
-        guard checked.checksum else { throw .corrupt("checksum mismatch") }
-        guard checked.positions else { throw .corrupt("inconsistent token positions") }
-        guard consistent else { throw .corrupt("inconsistent segment structure") }
+        guard checksummed else { throw .corrupt("checksum mismatch") }
+        guard walked.positions else { throw .corrupt("inconsistent token positions") }
+        guard walked.consistent else { throw .corrupt("inconsistent segment structure") }
         let layout = SearchableLayout(settings: settings), order = StaticOrder(settings: settings)
         let index = SearchIndex(settings: settings, layout: layout, order: order, segments: segments.map(\.segment), dead: segments.map(\.dead))
         return (index, generation)
