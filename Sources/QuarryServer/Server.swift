@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import QuarryBackend
 import QuarryJSON
 import QuarryProtocol
@@ -21,7 +22,11 @@ public final class Server: Sendable {
     let closing = Locked<[ConnectionID: ServerConnection]>([:])
     let lifecycle = Locked(LifecycleState())
     let readPool: FairPool
-    let writeQueues = KeyedSerialQueues(label: "quarry.write")
+    /// Writes run lowered, as the persistence queue's merges and saves do: under a stream of batches the
+    /// searches take the cores first (Benchmarks/RESULTS.md, "Writes lowered beside the searches").
+    let writeQueues = KeyedSerialQueues(
+        label: "quarry.write",
+        lowered: BackgroundThread(name: "quarry-write", threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))))
     let sessions: SessionRegistry
     var sessionBackend: any SearchBackend { sessions.environment.backend }
 

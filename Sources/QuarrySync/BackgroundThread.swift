@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// One thread, at a lower OS priority than the rest of the process, that runs the work searches must not
-/// wait behind for the CPU (an index's merges and saves), one job at a time. Work that holds a lock a
+/// One thread (or a few taking jobs from one queue), at a lower OS priority than the rest of the process,
+/// that runs the work searches must not wait behind for the CPU (an index's merges and saves, writes),
+/// one job at a time per thread. Work that holds a lock a
 /// writer or a search waits for should take it only for an instant here (a swap): preempted by busier
 /// threads, the lowered one could keep it for long, and the waiter with it.
 ///
@@ -20,11 +21,14 @@ public final class BackgroundThread: Sendable {
 
     private let jobs = BoundedQueue<Job>(capacity: 1024)
 
-    public init(name: String, niceness: Int32 = BackgroundThread.defaultNiceness) {
+    /// `threads`: how many lowered threads take the jobs; with one, jobs run in the order they came.
+    public init(name: String, niceness: Int32 = BackgroundThread.defaultNiceness, threads: Int = 1) {
         let jobs = self.jobs
-        DetachedThread.startOrFail(name: name) {
-            Self.lowerThisThread(by: niceness)
-            while let job = jobs.take() { job.run() }
+        for _ in 0..<max(threads, 1) {
+            DetachedThread.startOrFail(name: name) {
+                Self.lowerThisThread(by: niceness)
+                while let job = jobs.take() { job.run() }
+            }
         }
     }
 

@@ -12,7 +12,9 @@ import QuarrySync
 ///   core (ARCHITECTURE.md, "Measured facts": its p99 rose otherwise), each after
 ///   the connection's writes in flight to the index it reads.
 /// - `write`: index writes and imports, one at a time per index in arrival
-///   order, off the read pool so a long import never delays searches.
+///   order, off the read pool so a long import never delays searches, and on
+///   lowered threads (`KeyedSerialQueues.lowered`) so that a stream of writes
+///   takes the cores only when searches leave them.
 enum Execution {
     case inline
     case session
@@ -81,18 +83,25 @@ final class FairPool: Sendable {
 final class KeyedSerialQueues: Sendable {
     private let label: String
     private let queues = Locked<[String: DispatchQueue]>([:])
+    /// Where jobs run, their key's queue waiting for them; nil: on the queue itself.
+    private let lowered: BackgroundThread?
 
-    init(label: String) { self.label = label }
+    init(label: String, lowered: BackgroundThread? = nil) {
+        self.label = label
+        self.lowered = lowered
+    }
 
     /// Runs `job` in turn on every key's queue at once (a copy writes two indices).
     /// Queues are entered in name order, so two such jobs can never wait for each other.
     func submit(keys: [String], _ job: @escaping @Sendable () -> Void) {
+        let run: @Sendable () -> Void
+        if let lowered { run = { lowered.run(job) } } else { run = job }
         let queues = Set(keys).sorted().map(queue)
-        guard let first = queues.first else { return job() }
+        guard let first = queues.first else { return run() }
         let rest = queues.dropFirst()
         first.async {
             func enter(_ remaining: ArraySlice<DispatchQueue>) {
-                guard let next = remaining.first else { return job() }
+                guard let next = remaining.first else { return run() }
                 next.sync { enter(remaining.dropFirst()) }
             }
             enter(rest)
