@@ -36,7 +36,7 @@ public struct SessionEnvironment: Sendable {
     public let runCompletion: Runner
     /// How long after an estimate is delivered its exact search starts, unless a newer version
     /// started meanwhile. Started at once, it took the cores while the frontends read the estimate:
-    /// on one node beside them, 1–1.5 ms more to a first answer at p50 for one- and two-letter words
+    /// on one node beside them, about 1 ms more to a first answer at p50 for one- and two-letter words
     /// (Benchmarks/RESULTS.md, "Refreshes and the exact search kept off the first answer").
     public let completionDelay: DispatchTimeInterval
 

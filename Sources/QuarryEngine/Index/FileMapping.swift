@@ -66,7 +66,7 @@ final class FileMapping: @unchecked Sendable {
     /// Maps the pages of `bytes` (part of `raw`) in one pass before a walk over them, which beats a fault per
     /// 64 KiB; a kernel older than 5.14 refuses it and leaves them to the faults.
     func populate(_ bytes: UnsafeRawBufferPointer) {
-        guard let (start, length) = pages(of: bytes, outward: true) else { return }
+        guard let (start, length) = pages(of: bytes) else { return }
         _ = madvise(start, length, MADV_POPULATE_READ)
     }
 
@@ -108,15 +108,13 @@ final class FileMapping: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: base), raw.count, MADV_DONTNEED)
     }
 
-    /// The whole pages spanning `bytes` (`outward`), or those inside it.
-    private func pages(of bytes: UnsafeRawBufferPointer, outward: Bool) -> (UnsafeMutableRawPointer, Int)? {
+    /// The whole pages spanning `bytes`, or nil when they are not in this file (an array on the heap).
+    private func pages(of bytes: UnsafeRawBufferPointer) -> (UnsafeMutableRawPointer, Int)? {
         guard let base = raw.baseAddress, let start = bytes.baseAddress, bytes.count > 0 else { return nil }
         let page = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
         let from = start - base, to = from + bytes.count
-        guard from >= 0, to <= raw.count else { return nil }  // not in this file (an array on the heap)
-        let first = outward ? from / page * page : (from + page - 1) / page * page
-        let end = min(outward ? (to + page - 1) / page * page : to / page * page, raw.count)
-        guard end > first else { return nil }
+        guard from >= 0, to <= raw.count else { return nil }
+        let first = from / page * page, end = min((to + page - 1) / page * page, raw.count)
         return (UnsafeMutableRawPointer(mutating: base + first), end - first)
     }
 
