@@ -86,10 +86,8 @@ public final class Session: @unchecked Sendable {
                 let value = try body(&next, environment.backend)
                 state = next
                 version += 1
-                // The search first: its thread starts while the state is encoded. Its results still
-                // follow the state, as they are delivered on this queue once this block ends.
-                scheduleSearch()
                 publishState()
+                scheduleSearch()
                 return .success((value, currentSnapshot))
             } catch {
                 return .failure(error)
