@@ -56,6 +56,16 @@ public final class BackgroundThread: Sendable {
         #endif
     }
 
+    /// True on a thread at a lower priority than the process's main thread: a `BackgroundThread`'s, or
+    /// one such a thread started (Linux threads inherit their creator's nice value).
+    public static var isLowered: Bool {
+        #if os(Linux)
+        return niceness() > getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid()))
+        #else
+        return false
+        #endif
+    }
+
     private static func lowerThisThread(by niceness: Int32) {
         #if os(Linux)
         // Best effort: a thread left at the process's priority only competes for the CPU as before.

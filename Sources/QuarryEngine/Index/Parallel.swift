@@ -4,7 +4,9 @@ import QuarrySync
 /// Runs two independent pieces of work at once: reopening a large index checks and derives
 /// structures that do not depend on each other, and a user waits for all of it.
 enum Parallel {
-    static func both<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
+    static func both<A: Sendable, B: Sendable>(_ first: @escaping @Sendable () -> A,
+                                               _ second: @escaping @Sendable () -> B) -> (A, B) {
+        if BackgroundThread.isLowered { return lowered(first, second) }
         let a = Locked<A?>(nil), b = Locked<B?>(nil)
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             if i == 0 {
@@ -19,5 +21,20 @@ enum Parallel {
             preconditionFailure("concurrentPerform returned before both iterations ran")
         }
         return (first, second)
+    }
+
+    /// A lowered caller (a write or a merge, see `BackgroundThread`) runs the second piece on a thread
+    /// it starts, which inherits its priority. Dispatch's workers are shared with the searches and run
+    /// at the process's priority: half of every lowered merge used to compete with keystrokes at full weight.
+    private static func lowered<A: Sendable, B: Sendable>(_ first: @escaping @Sendable () -> A,
+                                                          _ second: @escaping @Sendable () -> B) -> (A, B) {
+        let b = Eventual<B>()
+        do {
+            try DetachedThread.start(name: "quarry-lowered") { b.deliver(second()) }
+        } catch {
+            return (first(), second())
+        }
+        let a = first()
+        return (a, b.wait())
     }
 }
