@@ -21,6 +21,11 @@ struct FacetColumn: Sendable {
     let byFoldedText: [UInt32]
     /// Value id → the number its text spells, or NaN.
     let numbers: [Double]
+    /// Value id → its text's `hashValue` (this process's seed), and the ids by those hashes (open
+    /// addressing from `hash & (count - 1)`, -1 empty): counts of several segments merge by text without
+    /// hashing any counted value per search (`FacetResponse`).
+    let textHashes: [Int]
+    let textSlots: [Int32]
     /// `valueStarts[v]..<valueStarts[v + 1]` index `valueDocs` for value `v`.
     let valueStarts: [UInt32]
     /// Only filters read these, so an opened segment leaves them in its file (`StoredArray`).
@@ -56,6 +61,9 @@ struct FacetColumn: Sendable {
             if let number = Self.number(text) { numbers[id] = number }
         }
         self.numbers = numbers
+        let textHashes = values.map(\.hashValue)
+        self.textHashes = textHashes
+        textSlots = Self.slots(textHashes)
         let byText = values.indices.sorted { values[$0] < values[$1] }
         self.byText = byText.map { UInt32($0) }
         let folded = values.map { $0.lowercased() }
@@ -118,6 +126,31 @@ struct FacetColumn: Sendable {
     func id(exactly text: String) -> UInt32? {
         let at = Self.lowerBound(byText) { values[Int($0)] < text }
         return at < byText.count && values[Int(byText[at])] == text ? byText[at] : nil
+    }
+
+    /// The id of the value spelled `text`, whose `hashValue` is `hash`.
+    func id(text: String, hash: Int) -> Int? {
+        let mask = textSlots.count - 1
+        var slot = hash & mask
+        while true {
+            let id = Int(textSlots[slot])
+            if id < 0 { return nil }
+            if textHashes[id] == hash && values[id] == text { return id }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private static func slots(_ hashes: [Int]) -> [Int32] {
+        var size = 16
+        while size < hashes.count * 2 { size <<= 1 }
+        var slots = [Int32](repeating: -1, count: size)
+        let mask = size - 1
+        for (id, hash) in hashes.enumerated() {
+            var slot = hash & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(id)
+        }
+        return slots
     }
 
     /// The ids of the values equal to `text` ignoring case, ascending.

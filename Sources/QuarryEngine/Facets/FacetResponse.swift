@@ -44,25 +44,37 @@ enum FacetResponse {
         return heap.sorted().map { (part.column.values[$0.payload], Int(part.counts[$0.payload])) }
     }
 
-    /// `top` over several segments (while writes stream, before their segments merge). Every counted
-    /// value merges by text; by count, the cut is found on integers (a bounded heap) and text is
-    /// compared only among the values at or above it. Sorting every value by count and text made a
-    /// keystroke on 1M records with a few segments several times slower (Benchmarks/RESULTS.md,
-    /// "Facet values merged across segments").
+    /// `top` over several segments (while writes stream, before their segments merge). The part with
+    /// the most counted values is the base: the others' counts are added to its values found through its
+    /// text index (`FacetColumn.id(text:hash:)`), so no counted text is hashed per search; hashing each
+    /// into a dictionary was most of a keystroke's time while writes streamed (Benchmarks/RESULTS.md,
+    /// "Facet values merged across segments"). The base's best `k` are then chosen on integers as with
+    /// one segment, and only they and the values the base lacks are compared by text.
     private static func merged(_ parts: [(column: FacetColumn, counts: [UInt32])], _ k: Int, alpha: Bool) -> [(String, Int)] {
-        var merged: [String: Int] = [:]
-        merged.reserveCapacity(parts.map(\.counts.count).max() ?? 0)
-        for part in parts {
-            let values = part.column.values, counts = part.counts
-            for id in counts.indices where counts[id] > 0 { merged[values[id], default: 0] += Int(counts[id]) }
+        let counted = parts.map { part in part.counts.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
+        guard let b = counted.indices.max(by: { counted[$0] < counted[$1] }) else { return [] }
+        let base = parts[b].column
+        var totals = parts[b].counts.map { Int($0) }
+        var missing: [String: Int] = [:]
+        for (p, part) in parts.enumerated() where p != b {
+            let values = part.column.values, hashes = part.column.textHashes, counts = part.counts
+            for id in counts.indices where counts[id] > 0 {
+                if let at = base.id(text: values[id], hash: hashes[id]) {
+                    totals[at] += Int(counts[id])
+                } else {
+                    missing[values[id], default: 0] += Int(counts[id])
+                }
+            }
         }
-        var candidates = merged.map { ($0.key, $0.value) }
-        if !alpha && candidates.count > k {
-            var heap = TopK<Void>(capacity: k)
-            for (_, n) in candidates { heap.insert(RankingKey(high: UInt64(Int.max - n)), ()) }
-            let cut = Int.max - Int(heap.threshold.high)
-            candidates.removeAll { $0.1 < cut }
+        // Smaller key is better: (inverted count unless alpha) then alphabetical rank, as in `top`.
+        var heap = TopK<Int>(capacity: k)
+        let ranks = base.alphaRanks
+        for (id, n) in totals.enumerated() where n > 0 {
+            let key = RankingKey(high: alpha ? 0 : UInt64(Int.max - n), middle: UInt64(ranks[id]), low: 0)
+            if heap.isFull && !(key < heap.threshold) { continue }
+            heap.insert(key, id)
         }
+        let candidates = heap.sorted().map { (base.values[$0.payload], totals[$0.payload]) } + missing.map { ($0.key, $0.value) }
         return candidates.sorted { a, b in
             if !alpha && a.1 != b.1 { return a.1 > b.1 }
             return a.0 < b.0

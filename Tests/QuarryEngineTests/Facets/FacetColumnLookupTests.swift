@@ -4,7 +4,8 @@ import XCTest
 /// A facet column finds values by binary search over its text orders:
 /// 1. `id(exactly:)` finds the one value spelled so, and nothing for a spelling no value has;
 /// 2. `ids(ignoringCase:)` finds every value equal ignoring case, ascending, as a scan would;
-/// 3. single-valued columns keep two-byte ids per document, and none past 65,534 values.
+/// 3. single-valued columns keep two-byte ids per document, and none past 65,534 values;
+/// 4. `id(text:hash:)` (the text index merges across segments use) finds what `id(exactly:)` finds.
 final class FacetColumnLookupTests: XCTestCase {
     func testLookupsAgreeWithAScanOfTheValues() {
         var random = SystemRandomNumberGenerator()
@@ -17,8 +18,9 @@ final class FacetColumnLookupTests: XCTestCase {
         }
         let column = FacetColumn(name: "f", values: values, numericFlags: [UInt8](repeating: 0, count: values.count),
                                  starts: StoredArray([UInt32](repeating: 0, count: 1)), ids: StoredArray([UInt32]()))
-        for probe in values + ["zz", "ABAB√", "é"] {
+        for probe in values + ["zz", "ABAB√", "é", "e\u{301}"] {
             XCTAssertEqual(column.id(exactly: probe), values.firstIndex(of: probe).map { UInt32($0) }, probe)
+            XCTAssertEqual(column.id(text: probe, hash: probe.hashValue), values.firstIndex(of: probe), probe)
             let expected = values.indices.filter { values[$0].lowercased() == probe.lowercased() }.map { UInt32($0) }
             XCTAssertEqual(column.ids(ignoringCase: probe), expected, probe)
         }

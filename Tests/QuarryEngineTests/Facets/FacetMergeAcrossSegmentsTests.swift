@@ -5,7 +5,8 @@ import XCTest
 
 /// Facet values of an index in several segments (while writes stream, before they merge) are listed
 /// exactly as from one segment holding the same records: the same counts, the cut at
-/// `maxValuesPerFacet` taken by count then text (ties at the cut included), or by text alone.
+/// `maxValuesPerFacet` taken by count then text (ties at the cut included), or by text alone, also
+/// when the segment with the most values lacks some that the others hold.
 final class FacetMergeAcrossSegmentsTests: XCTestCase {
     let settings = IndexSettings.with {
         $0.searchableAttributes = [SearchableAttribute(paths: ["name"])]
@@ -33,5 +34,27 @@ final class FacetMergeAcrossSegmentsTests: XCTestCase {
         }
         let cut = try XCTUnwrap(fixture.search("shirt", ["facets": ["color"], "maxValuesPerFacet": 3], index: several)?.facets)
         XCTAssertEqual(cut.first?.values.map(\.value), ["b", "k", "a"], "count, then text among the ties at the cut")
+    }
+
+    func testValuesTheLargestSegmentLacksCompeteAtTheCut() throws {
+        // The first segment holds the most values; "zz" only the later ones, "a" is topped up by them.
+        let first: [JSONObject] = ["a", "b", "c", "d", "e", "f"].map { ["name": "shirt", "color": .string($0)] }
+        let later: [JSONObject] = ["zz", "zz", "zz", "zz", "a", "a", "a", "b", "yy"].map { ["name": "shirt", "color": .string($0)] }
+        let fixture = SearchFixture(first + later, settings: settings)
+        let keepApart = SearchIndex.MergePolicy(eagerLimit: 0, ratio: 4, floor: 0, mergeFactor: 4)
+        var several = SearchIndex.build(settings: settings, records: Array(fixture.records.prefix(first.count)))
+        for part in [Array(fixture.records[first.count..<first.count + 5]), Array(fixture.records.suffix(4))] {
+            several = several.updating(upserts: part, deletions: [], policy: keepApart)
+        }
+        XCTAssertEqual(several.segments.count, 3)
+        for parameters in [["facets": ["color"], "maxValuesPerFacet": 2], ["facets": ["color"], "maxValuesPerFacet": 3],
+                           ["facets": ["color"], "maxValuesPerFacet": 20],
+                           ["facets": ["color"], "maxValuesPerFacet": 8, "sortFacetValuesBy": "alpha"]] as [JSONObject] {
+            let one = try XCTUnwrap(fixture.search("shirt", parameters)?.facets)
+            let spread = try XCTUnwrap(fixture.search("shirt", parameters, index: several)?.facets)
+            XCTAssertEqual(spread, one, "\(parameters)")
+        }
+        let cut = try XCTUnwrap(fixture.search("shirt", ["facets": ["color"], "maxValuesPerFacet": 3], index: several)?.facets)
+        XCTAssertEqual(cut.first?.values.map(\.value), ["a", "zz", "b"])
     }
 }
