@@ -9,8 +9,8 @@ public typealias DocID = UInt32
 /// Layout: a list of `Segment`s, oldest (largest) first, each with a bitset of its deleted ordinals.
 /// `build()` makes one segment. `updating()` appends a segment built from the batch's records, marks
 /// replaced and deleted documents dead in older segments (copying only those bitsets, n/8 bytes), then
-/// merges trailing segments while the merge stays small (`MergePolicy`: at most 20,000 documents, sizes
-/// within 4×). Merges rebuild from the segments' own token lists, so no record is re-read. Merges that
+/// merges trailing segments while the merge stays small (`MergePolicy`: tiny ones fold together, then
+/// four of one size tier, at most 20,000 documents). Merges rebuild from the segments' own token lists, so no record is re-read. Merges that
 /// would rewrite large segments are left to the owner, off the write path: tiered merges while writes
 /// stream (`backgroundMerge`, `rebasing`), and `compacted()` once they stop, when `needsCompaction`. Snapshots share every unchanged array (copy-on-write), so readers never wait.
 public final class SearchIndex: Sendable {
@@ -21,16 +21,27 @@ public final class SearchIndex: Sendable {
     /// Deleted ordinals per segment, same indices as `segments`.
     let dead: [Bitset]
 
-    /// When `updating()` folds the newest segment into its predecessor.
+    /// When `updating()` merges the newest segments (ARCHITECTURE.md, "Segments and merges").
     struct MergePolicy: Sendable {
-        /// Merges touching at most this many live documents run inside `updating()`; larger ones wait for `compacted()`.
+        /// Merges inside `updating()` touch at most this many live documents; larger ones run off the write
+        /// path (`backgroundMerge`, `compacted()`).
         var eagerLimit = 20_000
-        /// ...and only when the predecessor is at most this many times larger, so each document is rewritten O(log n) times.
-        var ratio = 4
-        /// Below this many documents segments always merge: tiny segments only cost.
+        /// The newest segment folds into its predecessor while the two hold at most this many together:
+        /// tiny segments only cost.
         var floor = 2_000
-        /// Off the write path, this many segments of one tier merge into one (`backgroundMerge`).
+        /// This many newest segments of one size tier merge in a write, and this many of one tier off the
+        /// write path: each document is rewritten once per tier.
         var mergeFactor = 4
+
+        /// A write's size tier of `live` documents: -1 below `floor`, then 0 below `floor × mergeFactor`,
+        /// 1 below `floor × mergeFactor²`, and so on.
+        func writeTier(_ live: Int) -> Int {
+            let base = max(floor, 1)
+            guard live >= base else { return -1 }
+            var tier = 0, bound = base * mergeFactor
+            while live >= bound && tier < 32 { tier += 1; bound *= mergeFactor }
+            return tier
+        }
 
         static let standard = MergePolicy()
     }
@@ -103,15 +114,22 @@ public final class SearchIndex: Sendable {
             segments.append(segment)
             dead.append(Bitset(capacity: segment.count))
         }
-        // Tiered merging: fold the newest segment into its predecessor while that stays cheap.
+        // Tiered merging: the newest segment folds into a tiny (or empty) predecessor; the newest
+        // `mergeFactor` segments merge once they are of one tier and small together.
         while segments.count >= 2 {
-            let a = segments.count - 2, b = segments.count - 1
-            let liveA = segments[a].count - dead[a].count, liveB = segments[b].count - dead[b].count
-            let small = liveA + liveB <= policy.floor
-            guard small || (liveA + liveB <= policy.eagerLimit && liveA <= policy.ratio * max(liveB, 1)) else { break }
-            let merged = merge(segments[a...b], dead[a...b])
-            segments.replaceSubrange(a...b, with: [merged])
-            dead.replaceSubrange(a...b, with: [Bitset(capacity: merged.count)])
+            let n = segments.count
+            func live(_ s: Int) -> Int { segments[s].count - dead[s].count }
+            var run = (n - 2)..<n
+            if live(n - 2) + live(n - 1) > policy.floor && live(n - 2) > 0 {
+                guard n >= policy.mergeFactor, policy.mergeFactor >= 2 else { break }
+                run = (n - policy.mergeFactor)..<n
+                let tier = policy.writeTier(live(n - 1))
+                guard tier >= 0, run.allSatisfy({ policy.writeTier(live($0)) == tier }),
+                      run.reduce(0, { $0 + live($1) }) <= policy.eagerLimit else { break }
+            }
+            let merged = merge(segments[run], dead[run])
+            segments.replaceSubrange(run, with: [merged])
+            dead.replaceSubrange(run, with: [Bitset(capacity: merged.count)])
         }
         return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
     }

@@ -43,7 +43,7 @@ final class FacetExactnessTests: XCTestCase {
         // A second segment, and some deletions in the first.
         let more = records[500...].enumerated().map { (DocID(500 + $0.offset), $0.element) }
         let index = fixture.index.updating(upserts: Array(more), deletions: [3, 7, 11],
-                                           policy: SearchIndex.MergePolicy(eagerLimit: 0, ratio: 0, floor: 0))
+                                           policy: SearchIndex.MergePolicy(eagerLimit: 0, floor: 0))
         XCTAssertEqual(index.segments.count, 2)
         fixture = SearchFixture(records, settings: settings)
         let live = records.enumerated().filter { ![3, 7, 11].contains($0.offset) }.map(\.element)

@@ -21,7 +21,7 @@ final class FacetMergeAcrossSegmentsTests: XCTestCase {
         // Spread each color over the segments: record i goes to segment i % 3.
         let fixture = SearchFixture(objects, settings: settings)
         let thirds = (0..<3).map { s in fixture.records.enumerated().filter { $0.offset % 3 == s }.map(\.element) }
-        let keepApart = SearchIndex.MergePolicy(eagerLimit: 0, ratio: 4, floor: 0, mergeFactor: 4)
+        let keepApart = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0, mergeFactor: 4)
         var several = SearchIndex.build(settings: settings, records: thirds[0])
         for part in thirds.dropFirst() { several = several.updating(upserts: part, deletions: [], policy: keepApart) }
         XCTAssertEqual(several.segments.count, 3)
@@ -41,7 +41,7 @@ final class FacetMergeAcrossSegmentsTests: XCTestCase {
         let first: [JSONObject] = ["a", "b", "c", "d", "e", "f"].map { ["name": "shirt", "color": .string($0)] }
         let later: [JSONObject] = ["zz", "zz", "zz", "zz", "a", "a", "a", "b", "yy"].map { ["name": "shirt", "color": .string($0)] }
         let fixture = SearchFixture(first + later, settings: settings)
-        let keepApart = SearchIndex.MergePolicy(eagerLimit: 0, ratio: 4, floor: 0, mergeFactor: 4)
+        let keepApart = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0, mergeFactor: 4)
         var several = SearchIndex.build(settings: settings, records: Array(fixture.records.prefix(first.count)))
         for part in [Array(fixture.records[first.count..<first.count + 5]), Array(fixture.records.suffix(4))] {
             several = several.updating(upserts: part, deletions: [], policy: keepApart)

@@ -11,7 +11,7 @@ final class FacetPersistenceTests: XCTestCase {
         let fixture = FacetFixtures.fixture
         let updated = fixture.index.updating(upserts: [(DocID(20), FacetFixtures.product(
             "21", "red cap", color: "Red", brand: "Acme", price: 7, tags: ["new"], sizes: ["S"], lvl: ["Clothes", "Clothes > Hats"]))],
-            deletions: [DocID(1)], policy: SearchIndex.MergePolicy(eagerLimit: 0, ratio: 0, floor: 0))
+            deletions: [DocID(1)], policy: SearchIndex.MergePolicy(eagerLimit: 0, floor: 0))
         XCTAssertEqual(updated.segments.count, 2)
         let path = NSTemporaryDirectory() + "facets-\(UUID().uuidString).qsi"
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -35,7 +35,7 @@ final class SegmentIndependenceTests: XCTestCase {
             settings.isVirtualReplica = virtual
             let whole = SearchIndex.build(settings: settings, records: records)
             var split = SearchIndex.build(settings: settings, records: records[..<100])
-            let policy = SearchIndex.MergePolicy(eagerLimit: 0, ratio: 0, floor: 0)
+            let policy = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0)
             split = split.updating(upserts: Array(records[100..<200]), deletions: [], policy: policy)
             split = split.updating(upserts: Array(records[200...]), deletions: [], policy: policy)
             XCTAssertEqual(split.segments.count, 3)

@@ -55,7 +55,7 @@ final class SearchIndexLifecycleTests: XCTestCase {
                 }
             }
             // A tiny merge policy keeps several segments alive, so cross-segment ranking is exercised.
-            index = index.updating(upserts: upserts, deletions: deletions, policy: .init(eagerLimit: 40, ratio: 2, floor: 0))
+            index = index.updating(upserts: upserts, deletions: deletions, policy: .init(eagerLimit: 40, floor: 0))
         }
         XCTAssertGreaterThan(index.segments.count, 2)
         let records = current.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -87,7 +87,7 @@ final class SearchIndexLifecycleTests: XCTestCase {
     func testWriteReadRoundTrip() throws {
         let records = (0..<200).map { (DocID($0), record($0)) }
         let index = SearchIndex.build(settings: settings, records: records)
-            .updating(upserts: [(DocID(500), record(500))], deletions: [3], policy: .init(eagerLimit: 0, ratio: 0, floor: 0))
+            .updating(upserts: [(DocID(500), record(500))], deletions: [3], policy: .init(eagerLimit: 0, floor: 0))
         XCTAssertEqual(index.segments.count, 2)
         let path = temporaryPath()
         try index.write(to: path, generation: 42)

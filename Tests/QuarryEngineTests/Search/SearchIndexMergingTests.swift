@@ -7,13 +7,14 @@ import QuarrySearchContract
 /// 1. a stream of batches, with the owner's background merges between them, keeps the segment count
 ///    bounded (without them it grows with the stream), and answers as one build of the same records;
 /// 2. a merge made from an older snapshot is carried over to the writes made meanwhile, and dropped when
-///    a write folded one of its segments.
+///    a write folded one of its segments;
+/// 3. inside the writes, tiny segments fold together and the newest four of a size merge, up to the eager limit.
 final class SearchIndexMergingTests: XCTestCase {
     private let settings = IndexSettings.with {
         $0.searchableAttributes = [SearchableAttribute(paths: ["name"])]
         $0.customRanking = [CustomRankingCriterion(attribute: "pop", ascending: false)]
     }
-    private let policy = SearchIndex.MergePolicy(eagerLimit: 40, ratio: 4, floor: 0, mergeFactor: 4)
+    private let policy = SearchIndex.MergePolicy(eagerLimit: 40, floor: 0, mergeFactor: 4)
 
     private func record(_ i: Int, generation: Int = 0) -> JSONObject {
         let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa"]
@@ -69,6 +70,27 @@ final class SearchIndexMergingTests: XCTestCase {
         XCTAssertGreaterThan(unmerged.mostSegments, 40, "without background merges a stream leaves a segment per 40 documents")
     }
 
+    func testWritesMergeTheirNewestSegmentsInTiers() throws {
+        // Batches of 20: two fold into 40 (the floor), four of 40 merge into 160; four of 160 would pass the
+        // eager limit, so they wait for the merges off the write path.
+        let tiers = SearchIndex.MergePolicy(eagerLimit: 400, floor: 40, mergeFactor: 4)
+        var records: [DocID: JSONObject] = [:]
+        var index = SearchIndex.build(settings: settings, records: EmptyCollection())
+        var sizes: [[Int]] = []
+        for batch in 0..<34 {
+            let upserts = (0..<20).map { k in (DocID(batch * 20 + k), record(batch * 20 + k)) }
+            for (id, r) in upserts { records[id] = r }
+            index = index.updating(upserts: upserts, deletions: [], policy: tiers)
+            sizes.append(index.segments.map(\.count))
+        }
+        XCTAssertEqual(sizes[1], [40])
+        XCTAssertEqual(sizes[7], [160])
+        XCTAssertEqual(sizes[13], [160, 40, 40, 40])
+        XCTAssertEqual(sizes[31], [160, 160, 160, 160])
+        XCTAssertEqual(sizes[33], [160, 160, 160, 160, 40])
+        try assertSameAnswers(index, records)
+    }
+
     func testMergeIsCarriedOverToWritesMadeMeanwhile() throws {
         var records: [DocID: JSONObject] = [:]
         var index = SearchIndex.build(settings: settings, records: EmptyCollection())
@@ -94,7 +116,7 @@ final class SearchIndexMergingTests: XCTestCase {
         try assertSameAnswers(rebased, records)
         // A merge whose newest segment a write folded since is dropped.
         let tail = index.merging(6..<8)
-        let folded = index.updating(upserts: [(DocID(500), record(500))], deletions: [], policy: .init(eagerLimit: 1_000, ratio: 100, floor: 0))
+        let folded = index.updating(upserts: [(DocID(500), record(500))], deletions: [], policy: .init(eagerLimit: 1_000, floor: 100))
         XCTAssertNil(folded.rebasing(tail))
     }
 }
