@@ -10,9 +10,11 @@ public typealias DocID = UInt32
 /// `build()` makes one segment. `updating()` appends a segment built from the batch's records, marks
 /// replaced and deleted documents dead in older segments (copying only those bitsets, n/8 bytes), then
 /// merges trailing segments while the merge stays small (`MergePolicy`: tiny ones fold together, then
-/// four of one size tier, at most 20,000 documents). Merges rebuild from the segments' own token lists, so no record is re-read. Merges that
-/// would rewrite large segments are left to the owner, off the write path: tiered merges while writes
-/// stream (`backgroundMerge`, `rebasing`), and `compacted()` once they stop, when `needsCompaction`. Snapshots share every unchanged array (copy-on-write), so readers never wait.
+/// four of one size tier, at most 20,000 documents). Merges rebuild from the segments' own token lists,
+/// so no record is re-read. Merges that would rewrite large segments are left to the owner, off the
+/// write path: tiered merges while writes stream (`backgroundMerge`, `rebasing`), and `compacted()` once
+/// they stop, when `needsCompaction`. Snapshots share every unchanged array (copy-on-write), so readers
+/// never wait.
 public final class SearchIndex: Sendable {
     let settings: IndexSettings
     let layout: SearchableLayout
