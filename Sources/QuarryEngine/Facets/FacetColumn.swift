@@ -3,8 +3,8 @@
 ///
 /// Values are interned to dense ids by exact text. Documents map to their value ids (CSR by
 /// ordinal, for counting) and each value to its documents (CSR by value id, ordinals ascending,
-/// for filtering). Orders by text and by case-folded text are derived when the column is made, so
-/// matching a filter value costs a binary search over the values, never a scan of the documents.
+/// for filtering). An index by text and an order by case-folded text are derived when the column is
+/// made, so matching a filter value costs a probe or a binary search, never a scan of the documents.
 struct FacetColumn: Sendable {
     let name: String
     /// Value id → text as first seen.
@@ -15,15 +15,15 @@ struct FacetColumn: Sendable {
     let starts: StoredArray<UInt32>
     let ids: StoredArray<UInt32>
 
-    /// Value ids by text (tags compare exactly), and by lower-cased text (facet filters ignore case):
-    /// 4 bytes a value where two hash tables took about 60, and a tag column can hold 75,000 values.
-    let byText: [UInt32]
+    /// Value ids by lower-cased text (facet filters ignore case): 4 bytes a value where a hash table of
+    /// strings took about 30, and a tag column can hold 75,000 values.
     let byFoldedText: [UInt32]
     /// Value id → the number its text spells, or NaN.
     let numbers: [Double]
     /// Value id → its text's `hashValue` (this process's seed), and the ids by those hashes (open
-    /// addressing from `hash & (count - 1)`, -1 empty): counts of several segments merge by text without
-    /// hashing any counted value per search (`FacetResponse`).
+    /// addressing from `hash & (count - 1)`, -1 empty): a value is found by its exact text (tags compare
+    /// exactly), and counts of several segments merge by text without hashing any counted value per
+    /// search (`FacetResponse`).
     let textHashes: [Int]
     let textSlots: [Int32]
     /// `valueStarts[v]..<valueStarts[v + 1]` index `valueDocs` for value `v`.
@@ -65,7 +65,6 @@ struct FacetColumn: Sendable {
         self.textHashes = textHashes
         textSlots = Self.slots(textHashes)
         let byText = values.indices.sorted { values[$0] < values[$1] }
-        self.byText = byText.map { UInt32($0) }
         let folded = values.map { $0.lowercased() }
         byFoldedText = values.indices.sorted { folded[$0] != folded[$1] ? folded[$0] < folded[$1] : $0 < $1 }.map { UInt32($0) }
         let documents = max(starts.count - 1, 0)
@@ -124,8 +123,7 @@ struct FacetColumn: Sendable {
 
     /// The id of the value spelled `text` exactly.
     func id(exactly text: String) -> UInt32? {
-        let at = Self.lowerBound(byText) { values[Int($0)] < text }
-        return at < byText.count && values[Int(byText[at])] == text ? byText[at] : nil
+        id(text: text, hash: text.hashValue).map { UInt32($0) }
     }
 
     /// The id of the value spelled `text`, whose `hashValue` is `hash`.

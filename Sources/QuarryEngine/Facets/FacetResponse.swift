@@ -32,16 +32,20 @@ enum FacetResponse {
         let nonEmpty = tally.parts.filter { $0.counts.contains { $0 > 0 } }
         if nonEmpty.count > 1 { return merged(nonEmpty, k, alpha: alpha) }
         guard let part = nonEmpty.first else { return [] }
+        return best(part.counts, of: part.column, k, alpha: alpha).map { (part.column.values[$0], Int(part.counts[$0])) }
+    }
+
+    /// The ids of `column`'s best `k` values by `counts`, best first, chosen on integers with a bounded heap.
+    private static func best<Count: BinaryInteger>(_ counts: [Count], of column: FacetColumn, _ k: Int, alpha: Bool) -> [Int] {
         // Smaller key is better: (inverted count unless alpha) then alphabetical rank.
         var heap = TopK<Int>(capacity: k)
-        let ranks = part.column.alphaRanks
-        for (id, n) in part.counts.enumerated() where n > 0 {
-            let primary: UInt64 = alpha ? 0 : UInt64(UInt32.max - n)
-            let key = RankingKey(high: primary, middle: UInt64(ranks[id]), low: 0)
+        let ranks = column.alphaRanks
+        for (id, n) in counts.enumerated() where n > 0 {
+            let key = RankingKey(high: alpha ? 0 : UInt64(Int.max - Int(n)), middle: UInt64(ranks[id]), low: 0)
             if heap.isFull && !(key < heap.threshold) { continue }
             heap.insert(key, id)
         }
-        return heap.sorted().map { (part.column.values[$0.payload], Int(part.counts[$0.payload])) }
+        return heap.sorted().map(\.payload)
     }
 
     /// `top` over several segments (while writes stream, before their segments merge). The part with
@@ -66,15 +70,7 @@ enum FacetResponse {
                 }
             }
         }
-        // Smaller key is better: (inverted count unless alpha) then alphabetical rank, as in `top`.
-        var heap = TopK<Int>(capacity: k)
-        let ranks = base.alphaRanks
-        for (id, n) in totals.enumerated() where n > 0 {
-            let key = RankingKey(high: alpha ? 0 : UInt64(Int.max - n), middle: UInt64(ranks[id]), low: 0)
-            if heap.isFull && !(key < heap.threshold) { continue }
-            heap.insert(key, id)
-        }
-        let candidates = heap.sorted().map { (base.values[$0.payload], totals[$0.payload]) } + missing.map { ($0.key, $0.value) }
+        let candidates = best(totals, of: base, k, alpha: alpha).map { (base.values[$0], totals[$0]) } + missing.map { ($0.key, $0.value) }
         return candidates.sorted { a, b in
             if !alpha && a.1 != b.1 { return a.1 > b.1 }
             return a.0 < b.0

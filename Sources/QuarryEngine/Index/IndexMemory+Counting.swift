@@ -71,7 +71,7 @@ extension FacetColumn {
     var memoryBytes: Int {
         var bytes = values.reduce(MemorySize.array(values)) { $0 + MemorySize.string($1) }
         bytes += MemorySize.array(numericFlags) + MemorySize.array(starts) + MemorySize.array(ids)
-        bytes += MemorySize.array(byText) + MemorySize.array(byFoldedText)
+        bytes += MemorySize.array(byFoldedText)
         bytes += MemorySize.array(numbers) + MemorySize.array(valueStarts) + MemorySize.array(valueDocs)
         bytes += MemorySize.array(textHashes) + MemorySize.array(textSlots)
         bytes += MemorySize.array(alphaRanks) + MemorySize.array(valueBits) + MemorySize.array(singles)

@@ -1,7 +1,7 @@
 @testable import QuarryEngine
 import XCTest
 
-/// A facet column finds values by binary search over its text orders:
+/// A facet column finds values by its index of texts and its case-folded order:
 /// 1. `id(exactly:)` finds the one value spelled so, and nothing for a spelling no value has;
 /// 2. `ids(ignoringCase:)` finds every value equal ignoring case, ascending, as a scan would;
 /// 3. single-valued columns keep two-byte ids per document, and none past 65,534 values;
