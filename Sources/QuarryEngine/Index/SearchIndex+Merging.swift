@@ -24,12 +24,7 @@ extension SearchIndex {
     /// `mergeFactor` segments a tier plus the few the writes still fold.
     func backgroundMerge(policy: MergePolicy = .standard) -> Range<Int>? {
         guard segments.count > policy.mergeFactor else { return nil }
-        func tier(_ s: Int) -> Int {
-            let live = segments[s].count - dead[s].count
-            var tier = 0, bound = policy.eagerLimit * policy.mergeFactor
-            while live >= bound && tier < 16 { tier += 1; bound *= policy.mergeFactor }
-            return tier
-        }
+        func tier(_ s: Int) -> Int { max(policy.tier(segments[s].count - dead[s].count, above: policy.eagerLimit), 0) }
         let last = segments.count - 2
         let lastTier = tier(last)
         var first = last

@@ -35,13 +35,14 @@ public final class SearchIndex: Sendable {
         /// write path: each document is rewritten once per tier.
         var mergeFactor = 4
 
-        /// A write's size tier of `live` documents: -1 below `floor`, then 0 below `floor × mergeFactor`,
-        /// 1 below `floor × mergeFactor²`, and so on.
-        func writeTier(_ live: Int) -> Int {
-            let base = max(floor, 1)
+        /// The size tier of `live` documents above `base`: -1 below it, then 0 below `base × mergeFactor`,
+        /// 1 below `base × mergeFactor²`, and so on. Writes count from `floor`, merges off the write path
+        /// from `eagerLimit`.
+        func tier(_ live: Int, above base: Int) -> Int {
+            let base = max(base, 1)
             guard live >= base else { return -1 }
             var tier = 0, bound = base * mergeFactor
-            while live >= bound && tier < 32 { tier += 1; bound *= mergeFactor }
+            while live >= bound && tier < 16 { tier += 1; bound *= mergeFactor }
             return tier
         }
 
@@ -125,8 +126,8 @@ public final class SearchIndex: Sendable {
             if live(n - 2) + live(n - 1) > policy.floor && live(n - 2) > 0 {
                 guard n >= policy.mergeFactor, policy.mergeFactor >= 2 else { break }
                 run = (n - policy.mergeFactor)..<n
-                let tier = policy.writeTier(live(n - 1))
-                guard tier >= 0, run.allSatisfy({ policy.writeTier(live($0)) == tier }),
+                let tier = policy.tier(live(n - 1), above: policy.floor)
+                guard tier >= 0, run.allSatisfy({ policy.tier(live($0), above: policy.floor) == tier }),
                       run.reduce(0, { $0 + live($1) }) <= policy.eagerLimit else { break }
             }
             let merged = merge(segments[run], dead[run])
