@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import QuarryBackend
 import QuarryJSON
 import QuarryProtocol
@@ -26,7 +25,7 @@ public final class Server: Sendable {
     /// searches take the cores first (Benchmarks/RESULTS.md, "Writes lowered beside the searches").
     let writeQueues = KeyedSerialQueues(
         label: "quarry.write",
-        lowered: BackgroundThread(name: "quarry-write", threads: max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))))
+        lowered: BackgroundThread(name: "quarry-write", threads: max(2, ServerConfiguration.onlineCores)))
     let sessions: SessionRegistry
     var sessionBackend: any SearchBackend { sessions.environment.backend }
 

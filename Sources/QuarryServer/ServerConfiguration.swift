@@ -15,8 +15,10 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Double? = nil
     /// Seconds a session with no attached connection is kept (`--session-grace`).
     public var sessionGracePeriod: Double = 300
+    /// The machine's online cores.
+    static let onlineCores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     /// Searches at once: cores − 1 keeps a core for the loop thread.
-    public var searchConcurrency = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) - 1)
+    public var searchConcurrency = max(1, onlineCores - 1)
     /// Reported in `initialize` (nil: not reported).
     public var daemon: DaemonInfo? = nil
     /// Starts the HTTP listener if it does not run yet (`listenHTTP`); nil where this daemon cannot serve HTTP.

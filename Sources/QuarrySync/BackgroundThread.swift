@@ -58,13 +58,19 @@ public final class BackgroundThread: Sendable {
 
     /// True on a thread at a lower priority than the process's main thread: a `BackgroundThread`'s, or
     /// one such a thread started (Linux threads inherit their creator's nice value).
+    /// One system call: searches ask it too (`Parallel.both` while counting facets).
     public static var isLowered: Bool {
         #if os(Linux)
-        return niceness() > getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid()))
+        return niceness() > mainThreadNiceness
         #else
         return false
         #endif
     }
+
+    #if os(Linux)
+    /// Read once: nothing in the daemon changes its main thread's nice value.
+    private static let mainThreadNiceness = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid()))
+    #endif
 
     private static func lowerThisThread(by niceness: Int32) {
         #if os(Linux)
