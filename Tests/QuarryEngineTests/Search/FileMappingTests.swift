@@ -13,9 +13,7 @@ final class FileMappingTests: XCTestCase {
     func testTheChecksumReadBesideTheMappingIsTheMappedBytesOne() throws {
         let length = 2 << 20 + 77
         let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 40_503 >> 7) }
-        let path = NSTemporaryDirectory() + "mapping-\(UUID().uuidString)"
-        defer { unlink(path) }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let path = try temporaryFile(bytes)
         let mapping = try FileMapping(path: path)
         for prefix in [0, 1, 31, 32, 33, 1 << 20, 1 << 20 + 5, length - 16, length] {
             XCTAssertEqual(mapping.checksum(length: prefix), Checksum.of(UnsafeRawBufferPointer(rebasing: mapping.raw[0..<prefix])),
@@ -33,9 +31,7 @@ final class FileMappingTests: XCTestCase {
     func testAMappingReadsTheFileWhateverPartOfItIsCached() throws {
         let length = 3 << 20 + 123
         let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
-        let path = NSTemporaryDirectory() + "mapping-\(UUID().uuidString)"
-        defer { unlink(path) }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let path = try temporaryFile(bytes)
         let fd = open(path, O_RDONLY)
         defer { close(fd) }
         XCTAssertEqual(fsync(fd), 0)
@@ -52,5 +48,13 @@ final class FileMappingTests: XCTestCase {
             mapping.releaseResidentPages()
             XCTAssertEqual(mapping.raw[length - 1], bytes[length - 1])
         }
+    }
+
+    /// A file of `bytes`, removed when the test ends.
+    private func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let path = NSTemporaryDirectory() + "mapping-\(UUID().uuidString)"
+        addTeardownBlock { unlink(path) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
     }
 }
