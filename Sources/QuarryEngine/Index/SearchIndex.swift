@@ -146,8 +146,8 @@ public final class SearchIndex: Sendable {
     }
 
     func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>) -> Segment {
-        var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings))
-        for (segment, deadSet) in zip(parts, deadParts) { builder.add(segment: segment, dead: deadSet) }
+        var builder = SegmentBuilder(merging: parts, dead: deadParts, layout: layout, order: order,
+                                     facets: FacetLayout(settings: settings))
         return builder.finish()
     }
 }

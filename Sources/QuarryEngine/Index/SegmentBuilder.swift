@@ -3,8 +3,9 @@ import QuarryText
 
 /// How do records (or the surviving documents of older segments) become a `Segment`?
 ///
-/// Documents are added in any order: records are tokenised slot by slot, merged segments hand over
-/// their tokens with term ids re-interned. `finish()` sorts terms and documents and lays out postings.
+/// Documents are added in any order: records are tokenised slot by slot and their terms interned; merged
+/// segments hand over their tokens with term ids mapped into the union of their sorted dictionaries.
+/// `finish()` sorts terms (unless merged) and documents and lays out postings.
 struct SegmentBuilder {
     let layout: SearchableLayout
     let order: StaticOrder
@@ -19,8 +20,10 @@ struct SegmentBuilder {
     private var facets: SegmentFacetsBuilder
     /// Set when records' facet values are gathered on a thread of their own.
     private var facetsAlongside: FacetsAlongside?
+    /// Set when the builder merges segments: their dictionaries merged, the tokens' term ids already sorted ones.
+    private var mergedDictionary: TermDictionary?
 
-    /// `facetsOnOwnThread` suits a large build from records only: `add(segment:)` is then not allowed.
+    /// `facetsOnOwnThread` suits a large build from records.
     init(layout: SearchableLayout, order: StaticOrder, facets: FacetLayout = FacetLayout(attributes: []),
          facetsOnOwnThread: Bool = false) {
         self.layout = layout
@@ -32,7 +35,29 @@ struct SegmentBuilder {
     /// Marks a location whose attribute has typo tolerance disabled.
     static let typoDisabledBit: UInt16 = 1 << 15
 
+    /// A builder holding the documents of `parts` not marked in `dead`, with their tokens and sort values,
+    /// for `finish()` to lay out as one segment; it takes no records.
+    init(merging parts: ArraySlice<Segment>, dead: ArraySlice<Bitset>, layout: SearchableLayout, order: StaticOrder,
+         facets: FacetLayout) {
+        self.init(layout: layout, order: order, facets: facets)
+        let (dictionary, termMaps) = TermDictionary.merging(parts.map(\.dictionary))
+        mergedDictionary = dictionary
+        for ((segment, dead), termMap) in zip(zip(parts, dead), termMaps) {
+            self.facets.add(segment.facets, documents: segment.count, dead: dead)
+            for ordinal in 0..<segment.count where !dead.contains(ordinal) {
+                docIDs.append(segment.docIDs[ordinal])
+                values.append(contentsOf: segment.values(of: ordinal))
+                segment.positions.forEachToken(of: ordinal) { term, location in
+                    tokenTerms.append(termMap[term])
+                    tokenLocations.append(location)
+                }
+                tokenStarts.append(UInt32(tokenTerms.count))
+            }
+        }
+    }
+
     mutating func add(docID: DocID, record: JSONObject) {
+        precondition(mergedDictionary == nil, "a builder merging segments takes no records")
         docIDs.append(docID)
         values.append(contentsOf: order.values(of: record))
         if let facetsAlongside { facetsAlongside.add(record: record) } else { facets.add(record: record) }
@@ -56,24 +81,6 @@ struct SegmentBuilder {
         tokenStarts.append(UInt32(tokenTerms.count))
     }
 
-    /// Adds the documents of `segment` not marked in `dead`, keeping their tokens and sort values.
-    mutating func add(segment: Segment, dead: Bitset) {
-        precondition(facetsAlongside == nil, "a builder gathering facets on their own thread takes records only")
-        let dictionary = segment.dictionary
-        var termMap = [UInt32](repeating: 0, count: dictionary.count)
-        for term in 0..<dictionary.count { termMap[term] = interner.intern(dictionary.term(term)) }
-        facets.add(segment.facets, documents: segment.count, dead: dead)
-        for ordinal in 0..<segment.count where !dead.contains(ordinal) {
-            docIDs.append(segment.docIDs[ordinal])
-            values.append(contentsOf: segment.values(of: ordinal))
-            segment.positions.forEachToken(of: ordinal) { term, location in
-                tokenTerms.append(termMap[term])
-                tokenLocations.append(location)
-            }
-            tokenStarts.append(UInt32(tokenTerms.count))
-        }
-    }
-
     /// Sorts terms and documents and lays the segment out. Hands the builder's tokens to the layout,
     /// which frees them, so the builder is spent afterwards.
     mutating func finish() -> Segment {
@@ -84,7 +91,7 @@ struct SegmentBuilder {
             self.facetsAlongside = nil
         }
         let permutation = staticPermutation()
-        let (dictionary, termRemap) = sortedDictionary()
+        let (dictionary, termRemap) = mergedDictionary.map { ($0, (0..<$0.count).map { UInt32($0) }) } ?? sortedDictionary()
         var newDocIDs = [DocID](), newValues = [Double]()
         newDocIDs.reserveCapacity(count)
         newValues.reserveCapacity(values.count)
