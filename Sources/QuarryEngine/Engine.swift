@@ -204,6 +204,7 @@ public final class Engine: Sendable {
             }
             if let outcome {
                 index.schedulePersist(on: persistQueue, delay: persistDelay, log: log)
+                index.mergeSoon(on: persistQueue)
                 return outcome
             }
         }

@@ -32,6 +32,8 @@ final class EngineIndex: Sendable {
         var lastSaveSeconds = 0.0
         /// A record compaction is queued or running (see `compactRecords`).
         var compactingRecords = false
+        /// A write asked for the merges off the write path and they have not started yet (see `mergeSoon`).
+        var mergeQueued = false
         /// The writes the files do not hold yet, for `EngineSavePolicy`: when the first and the last
         /// came, and how many documents they wrote (`Int.max` after a rebuild: every one).
         var firstUnsavedWrite: ContinuousClock.Instant?
@@ -147,9 +149,9 @@ final class EngineIndex: Sendable {
 
     // MARK: Derived files
 
-    /// Merges the segments that writes piled up, off the write path (on the persistence queue; the merge
-    /// policy is in ARCHITECTURE.md, "Segments and merges"): tiered merges of a few segments at a time
-    /// while writes stream (`SearchIndex.backgroundMerge`), and all of a view's segments into one when
+    /// Merges the segments that writes piled up, off the write path (on the persistence queue, after each
+    /// write and each put-off save; the merge policy is in ARCHITECTURE.md, "Segments and merges"): tiered
+    /// merges of a few segments at a time while writes stream (`SearchIndex.backgroundMerge`), and all of a view's segments into one when
     /// `needsCompaction` and, with `quietOnly`, no write came since its file was last saved (a full merge
     /// under a stream of batches would fold segments the writes are still folding, and be dropped).
     /// Searches read the old segments until the merged one is swapped in, under the write lock so that
@@ -221,6 +223,23 @@ final class EngineIndex: Sendable {
             var updated = view
             updated.index = reopened
             if let key { views.replicas[key] = updated } else { views.primary = updated }
+        }
+    }
+
+    /// Runs the merges off the write path that are due (`compactIfNeeded`), next on `queue`: each write
+    /// asks, so that the segments a stream of batches appends merge beside the writes that follow, on
+    /// whatever CPU the writer leaves, rather than inside the writes (`SearchIndex.MergePolicy.writeStall`).
+    /// One request waits at a time; a write made while the merges run queues the next.
+    func mergeSoon(on queue: EnginePersistQueue) {
+        let queue = persisted.withLock { state -> EnginePersistQueue? in
+            guard !state.closed, !state.mergeQueued else { return nil }
+            state.mergeQueued = true
+            return queue
+        }
+        queue?.async { [weak self] in
+            guard let self else { return }
+            persisted.withLock { $0.mergeQueued = false }
+            compactIfNeeded(quietOnly: true)
         }
     }
 

@@ -17,14 +17,14 @@ extension SearchIndex {
 
     /// The run of segments a background merge should fold now, or nil. The segments except the newest
     /// (which writes still fold) are grouped in tiers by live documents: tier 0 below
-    /// `mergeFactor × eagerLimit`, tier 1 below `mergeFactor² × eagerLimit`, and so on. When the newest
+    /// `mergeFactor × floor`, tier 1 below `mergeFactor² × floor`, and so on. When the newest
     /// of them and the ones just before it in the same tier number `mergeFactor`, they merge into one
     /// segment of the next tier. So each document is rewritten once per tier (log of the index size),
     /// no merge is much larger than the tier it fills, and a stream of batches leaves at most
     /// `mergeFactor` segments a tier plus the few the writes still fold.
     func backgroundMerge(policy: MergePolicy = .standard) -> Range<Int>? {
         guard segments.count > policy.mergeFactor else { return nil }
-        func tier(_ s: Int) -> Int { max(policy.tier(segments[s].count - dead[s].count, above: policy.eagerLimit), 0) }
+        func tier(_ s: Int) -> Int { max(policy.tier(segments[s].count - dead[s].count, above: policy.floor), 0) }
         let last = segments.count - 2
         let lastTier = tier(last)
         var first = last

@@ -9,11 +9,11 @@ public typealias DocID = UInt32
 /// Layout: a list of `Segment`s, oldest (largest) first, each with a bitset of its deleted ordinals.
 /// `build()` makes one segment. `updating()` appends a segment built from the batch's records, marks
 /// replaced and deleted documents dead in older segments (copying only those bitsets, n/8 bytes), then
-/// merges trailing segments while the merge stays small (`MergePolicy`: tiny ones fold together, then
-/// four of one size tier, at most 20,000 documents). Merges rebuild from the segments' own token lists,
-/// so no record is re-read. Merges that would rewrite large segments are left to the owner, off the
-/// write path: tiered merges while writes stream (`backgroundMerge`, `rebasing`), and `compacted()` once
-/// they stop, when `needsCompaction`. Snapshots share every unchanged array (copy-on-write), so readers
+/// folds tiny trailing segments together (`MergePolicy`; the newest of one size tier too, once the
+/// index holds more segments than the write stall). Merges rebuild from the segments' own token lists,
+/// so no record is re-read. The other merges are left to the owner, off the write path: tiered merges
+/// while writes stream (`backgroundMerge`, `rebasing`), and `compacted()` once they stop, when
+/// `needsCompaction`. Snapshots share every unchanged array (copy-on-write), so readers
 /// never wait.
 public final class SearchIndex: Sendable {
     let settings: IndexSettings
@@ -30,14 +30,17 @@ public final class SearchIndex: Sendable {
         var eagerLimit = 20_000
         /// The newest segment folds into its predecessor while the two hold at most this many together:
         /// tiny segments only cost.
-        var floor = 2_000
-        /// This many newest segments of one size tier merge in a write, and this many of one tier off the
-        /// write path: each document is rewritten once per tier.
-        var mergeFactor = 4
+        var floor = 1_000
+        /// This many newest segments of one size tier merge, off the write path or in a write: each document
+        /// is rewritten once per tier.
+        var mergeFactor = 8
+        /// Writes merge tiers themselves only while the index holds more than this many segments (the merges
+        /// off the write path fell behind): below, they leave them to those merges, which each write wakes,
+        /// so that a writer's merges run beside its next batch instead of before its reply.
+        var writeStall = 16
 
-        /// The size tier of `live` documents above `base`: -1 below it, then 0 below `base × mergeFactor`,
-        /// 1 below `base × mergeFactor²`, and so on. Writes count from `floor`, merges off the write path
-        /// from `eagerLimit`.
+        /// The size tier of `live` documents above `base` (`floor`): -1 below it, then 0 below
+        /// `base × mergeFactor`, 1 below `base × mergeFactor²`, and so on.
         func tier(_ live: Int, above base: Int) -> Int {
             let base = max(base, 1)
             guard live >= base else { return -1 }
@@ -117,14 +120,14 @@ public final class SearchIndex: Sendable {
             segments.append(segment)
             dead.append(Bitset(capacity: segment.count))
         }
-        // Tiered merging: the newest segment folds into a tiny (or empty) predecessor; the newest
-        // `mergeFactor` segments merge once they are of one tier and small together.
+        // The newest segment folds into a tiny (or empty) predecessor; once the merges off the write path
+        // fell behind, the newest `mergeFactor` segments merge here when they are of one tier and small together.
         while segments.count >= 2 {
             let n = segments.count
             func live(_ s: Int) -> Int { segments[s].count - dead[s].count }
             var run = (n - 2)..<n
             if live(n - 2) + live(n - 1) > policy.floor && live(n - 2) > 0 {
-                guard n >= policy.mergeFactor, policy.mergeFactor >= 2 else { break }
+                guard n > policy.writeStall, n >= policy.mergeFactor, policy.mergeFactor >= 2 else { break }
                 run = (n - policy.mergeFactor)..<n
                 let tier = policy.tier(live(n - 1), above: policy.floor)
                 guard tier >= 0, run.allSatisfy({ policy.tier(live($0), above: policy.floor) == tier }),

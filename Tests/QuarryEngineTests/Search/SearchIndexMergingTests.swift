@@ -8,13 +8,14 @@ import QuarrySearchContract
 ///    bounded (without them it grows with the stream), and answers as one build of the same records;
 /// 2. a merge made from an older snapshot is carried over to the writes made meanwhile, and dropped when
 ///    a write folded one of its segments;
-/// 3. inside the writes, tiny segments fold together and the newest four of a size merge, up to the eager limit.
+/// 3. inside the writes, tiny segments fold together; once the index holds more segments than the write stall
+///    (the merges off the write path fell behind), the newest four of a size merge too, up to the eager limit.
 final class SearchIndexMergingTests: XCTestCase {
     private let settings = IndexSettings.with {
         $0.searchableAttributes = [SearchableAttribute(paths: ["name"])]
         $0.customRanking = [CustomRankingCriterion(attribute: "pop", ascending: false)]
     }
-    private let policy = SearchIndex.MergePolicy(eagerLimit: 40, floor: 0, mergeFactor: 4)
+    private let policy = SearchIndex.MergePolicy(eagerLimit: 40, floor: 40, mergeFactor: 4)
 
     private func record(_ i: Int, generation: Int = 0) -> JSONObject {
         let words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa"]
@@ -61,7 +62,7 @@ final class SearchIndexMergingTests: XCTestCase {
     }
 
     func testStreamOfBatchesKeepsTheSegmentCountBounded() throws {
-        // 3,000 documents over segments of up to 40: tiers below 160, 640, 2,560 and above; at most 3 of each
+        // 3,000 documents in batches of about 20 (the lowest tier): tiers below 160, 640, 2,560 and above; at most 3 of each
         // tier once merged, and the newest segment that writes still fold.
         let merged = try stream(merging: true)
         XCTAssertLessThanOrEqual(merged.mostSegments, 4 * 3 + 1)
@@ -70,25 +71,37 @@ final class SearchIndexMergingTests: XCTestCase {
         XCTAssertGreaterThan(unmerged.mostSegments, 40, "without background merges a stream leaves a segment per 40 documents")
     }
 
-    func testWritesMergeTheirNewestSegmentsInTiers() throws {
-        // Batches of 20: two fold into 40 (the floor), four of 40 merge into 160; four of 160 would pass the
-        // eager limit, so they wait for the merges off the write path.
-        let tiers = SearchIndex.MergePolicy(eagerLimit: 400, floor: 40, mergeFactor: 4)
+    /// The sizes of the segments after each of 34 batches of 20 written under `policy`, and the records.
+    private func writeBatches(_ policy: SearchIndex.MergePolicy) -> (sizes: [[Int]], index: SearchIndex, records: [DocID: JSONObject]) {
         var records: [DocID: JSONObject] = [:]
         var index = SearchIndex.build(settings: settings, records: EmptyCollection())
         var sizes: [[Int]] = []
         for batch in 0..<34 {
             let upserts = (0..<20).map { k in (DocID(batch * 20 + k), record(batch * 20 + k)) }
             for (id, r) in upserts { records[id] = r }
-            index = index.updating(upserts: upserts, deletions: [], policy: tiers)
+            index = index.updating(upserts: upserts, deletions: [], policy: policy)
             sizes.append(index.segments.map(\.count))
         }
-        XCTAssertEqual(sizes[1], [40])
-        XCTAssertEqual(sizes[7], [160])
-        XCTAssertEqual(sizes[13], [160, 40, 40, 40])
-        XCTAssertEqual(sizes[31], [160, 160, 160, 160])
-        XCTAssertEqual(sizes[33], [160, 160, 160, 160, 40])
-        try assertSameAnswers(index, records)
+        return (sizes, index, records)
+    }
+
+    func testWritesMergeTheirNewestSegmentsInTiersOnceStalled() throws {
+        // Stalled from the start: two batches fold into 40 (the floor), four of 40 merge into 160; four of 160
+        // would pass the eager limit, so they wait for the merges off the write path.
+        let stalled = writeBatches(SearchIndex.MergePolicy(eagerLimit: 400, floor: 40, mergeFactor: 4, writeStall: 0))
+        XCTAssertEqual(stalled.sizes[1], [40])
+        XCTAssertEqual(stalled.sizes[7], [160])
+        XCTAssertEqual(stalled.sizes[13], [160, 40, 40, 40])
+        XCTAssertEqual(stalled.sizes[31], [160, 160, 160, 160])
+        XCTAssertEqual(stalled.sizes[33], [160, 160, 160, 160, 40])
+        try assertSameAnswers(stalled.index, stalled.records)
+        // Below a stall of 6 segments the writes only fold, leaving the tiers to the merges off the write path;
+        // past it, the newest four of one tier merge in the write.
+        let stall = writeBatches(SearchIndex.MergePolicy(eagerLimit: 400, floor: 40, mergeFactor: 4, writeStall: 6))
+        XCTAssertEqual(stall.sizes[11], Array(repeating: 40, count: 6))
+        XCTAssertEqual(stall.sizes[12], Array(repeating: 40, count: 6) + [20])
+        XCTAssertEqual(stall.sizes[13], [40, 40, 40, 160])
+        try assertSameAnswers(stall.index, stall.records)
     }
 
     func testMergeIsCarriedOverToWritesMadeMeanwhile() throws {
