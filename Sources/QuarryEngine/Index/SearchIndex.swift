@@ -90,10 +90,17 @@ public final class SearchIndex: Sendable {
         zip(segments, dead).reduce(0) { $0 + $1.0.count - $1.1.count }
     }
 
-    /// True when enough small segments piled up that `compacted()` would speed searches up.
+    /// True when enough small segments piled up that `compacted()` would speed searches up: more than
+    /// `compactionSegmentCount`, a segment more than half deleted, or more than an eighth of the live
+    /// documents outside the largest segment. A keystroke pays for a small segment nearly what it pays for
+    /// a large one (100k records loaded by batches of 5,000 left six segments, and keystrokes at 4.6× the
+    /// p99 of one), while a compaction costs about what the save that follows it does.
     public var needsCompaction: Bool {
-        segments.count > Self.compactionSegmentCount
+        let live = zip(segments, dead).map { $0.0.count - $0.1.count }
+        let total = live.reduce(0, +), largest = live.max() ?? 0
+        return segments.count > Self.compactionSegmentCount
             || zip(segments, dead).contains { $0.1.count * 2 > $0.0.count && $0.1.count > 0 }
+            || (total - largest) * 8 > total
     }
 
     public func updating(upserts: [(DocID, JSONObject)], deletions: [DocID]) -> SearchIndex {

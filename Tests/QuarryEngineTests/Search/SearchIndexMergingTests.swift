@@ -104,6 +104,20 @@ final class SearchIndexMergingTests: XCTestCase {
         try assertSameAnswers(stall.index, stall.records)
     }
 
+    func testSmallSegmentsHoldingAnEighthOfTheDocumentsNeedCompaction() {
+        let apart = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0, writeStall: 100)
+        var index = SearchIndex.build(settings: settings, records: (0..<160).map { (DocID($0), record($0)) })
+        for batch in 0..<2 {
+            let upserts = (0..<10).map { k in (DocID(1_000 + batch * 10 + k), record(1_000 + batch * 10 + k)) }
+            index = index.updating(upserts: upserts, deletions: [], policy: apart)
+        }
+        XCTAssertEqual(index.segments.map(\.count), [160, 10, 10])
+        XCTAssertFalse(index.needsCompaction, "20 of 180 outside the largest segment")
+        index = index.updating(upserts: (0..<5).map { (DocID(2_000 + $0), record(2_000 + $0)) }, deletions: [], policy: apart)
+        XCTAssertTrue(index.needsCompaction, "25 of 185 outside the largest segment")
+        XCTAssertEqual(index.compacted().segments.count, 1)
+    }
+
     func testMergeIsCarriedOverToWritesMadeMeanwhile() throws {
         var records: [DocID: JSONObject] = [:]
         var index = SearchIndex.build(settings: settings, records: EmptyCollection())
