@@ -69,6 +69,7 @@ public final class Engine: Sendable {
         EngineIndexFolder.removeLeftovers(dataDirectory: directory)
         state.withLock { $0.indices = opened }
         for index in opened.values { refreshReplicas(of: index) }
+        warmUp(opened.values)
     }
 
     deinit { close() }

@@ -22,6 +22,9 @@ final class RecordReaderPool: Sendable {
         self.indexName = indexName
     }
 
+    /// Readers kept for reuse.
+    var idleCount: Int { state.withLock { $0.idle.count } }
+
     /// Lends a record source for the duration of `body`.
     func withSource<T>(_ body: (StoreRecordSource) throws(BackendError) -> T) throws(BackendError) -> T {
         let reader = try borrow()
