@@ -151,9 +151,10 @@ final class EngineIndex: Sendable {
 
     /// Merges the segments that writes piled up, off the write path (on the persistence queue, after each
     /// write and each put-off save; the merge policy is in ARCHITECTURE.md, "Segments and merges"): tiered
-    /// merges of a few segments at a time while writes stream (`SearchIndex.backgroundMerge`), and all of a view's segments into one when
-    /// `needsCompaction` and, with `quietOnly`, no write came since its file was last saved (a full merge
-    /// under a stream of batches would fold segments the writes are still folding, and be dropped).
+    /// merges of a few segments at a time while writes stream (`SearchIndex.backgroundMerge`), and all of a
+    /// view's segments into one when `needsCompaction` and, with `quietOnly`, no write came since its file
+    /// was last saved (a full merge under a stream of batches would fold segments the writes are still
+    /// folding, and be dropped).
     /// Searches read the old segments until the merged one is swapped in, under the write lock so that
     /// no write in flight swaps its view over it; the merge is carried over to the writes made meanwhile
     /// (`SearchIndex.rebasing`). The view's file is then marked behind, so that the next save writes the
@@ -238,8 +239,11 @@ final class EngineIndex: Sendable {
         }
         queue?.async { [weak self] in
             guard let self else { return }
-            persisted.withLock { $0.mergeQueued = false }
-            compactIfNeeded(quietOnly: true)
+            let open = persisted.withLock { state in
+                state.mergeQueued = false
+                return !state.closed
+            }
+            if open { compactIfNeeded(quietOnly: true) }
         }
     }
 

@@ -62,28 +62,28 @@ final class EngineMergedViewTests: EngineTestCase {
     }
 }
 
-/// Each write wakes the merges off the write path (`EngineIndex.mergeSoon`): a stream of batches below the write
-/// stall, which the writes themselves never merge, is merged in the background without waiting for a save.
+/// Each write wakes the merges off the write path (`EngineIndex.mergeSoon`): batches too large to merge inside
+/// a write (`mergeFactor` of them pass the eager limit) are merged in the background without waiting for a save.
 final class EngineWriteWakesMergesTests: EngineTestCase {
-    func testBatchesBelowTheStallAreMergedInTheBackground() throws {
+    func testBatchesTooLargeForTheWritesAreMergedInTheBackground() throws {
         let engine = try Engine(directory: directory.path, persistDelay: 3600, log: { _ in })
         defer { engine.close() }
         let policy = SearchIndex.MergePolicy.standard
+        let size = policy.floor * 5
+        XCTAssertEqual(policy.tier(size, above: policy.floor), 0)
+        XCTAssertGreaterThan(policy.mergeFactor * size, policy.eagerLimit)
         let batches = policy.mergeFactor + 2
-        XCTAssertLessThan(batches, policy.writeStall)
-        var expected = 0
         for batch in 0..<batches {
-            let records = (0..<policy.floor).map { record("\(batch)-\($0)", ["name": .string("widget part \(batch) \($0)")]) }
+            let records = (0..<size).map { record("\(batch)-\($0)", ["name": .string("widget part \(batch) \($0)")]) }
             _ = try engine.saveObjects(records, index: "parts")
-            expected += records.count
         }
         let index = try engine.existing("parts")
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(30)
         while index.views.primary.index.segments.count >= batches && Date() < deadline { usleep(10_000) }
         // `mergeFactor` batches of one tier merged into one (which ones depends on when the merge ran); the
         // others wait for more.
-        XCTAssertEqual(index.views.primary.index.segments.map(\.count).sorted(), [policy.floor, policy.floor, policy.mergeFactor * policy.floor])
+        XCTAssertEqual(index.views.primary.index.segments.map(\.count).sorted(), [size, size, policy.mergeFactor * size])
         XCTAssertEqual(index.saves, 0, "merged without a save")
-        XCTAssertEqual(try engine.search(index: "parts", parameters: ["query": "widget", "hitsPerPage": 0]).nbHits, expected)
+        XCTAssertEqual(try engine.search(index: "parts", parameters: ["query": "widget", "hitsPerPage": 0]).nbHits, batches * size)
     }
 }

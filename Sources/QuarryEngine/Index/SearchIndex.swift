@@ -37,7 +37,7 @@ public final class SearchIndex: Sendable {
         /// Writes merge tiers themselves only while the index holds more than this many segments (the merges
         /// off the write path fell behind): below, they leave them to those merges, which each write wakes,
         /// so that a writer's merges run beside its next batch instead of before its reply.
-        var writeStall = 16
+        var writeStall = 8
 
         /// The size tier of `live` documents above `base` (`floor`): -1 below it, then 0 below
         /// `base × mergeFactor`, 1 below `base × mergeFactor²`, and so on.
