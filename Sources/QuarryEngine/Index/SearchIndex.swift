@@ -34,9 +34,11 @@ public final class SearchIndex: Sendable {
         /// This many newest segments of one size tier merge, off the write path or in a write: each document
         /// is rewritten once per tier.
         var mergeFactor = 8
-        /// Writes merge tiers themselves only while the index holds more than this many segments (the merges
-        /// off the write path fell behind): below, they leave them to those merges, which each write wakes,
-        /// so that a writer's merges run beside its next batch instead of before its reply.
+        /// Writes merge a tier themselves only while the index holds more than this many segments; below,
+        /// they leave the tiers to the merges off the write path, which each write wakes, so that those run
+        /// beside the writer's next batch instead of before its reply. Searches read every segment: beside a
+        /// stream of batches of 1,000, keystrokes slowed with a stall at 16 (ARCHITECTURE.md, "Segments and
+        /// merges").
         var writeStall = 8
 
         /// The size tier of `live` documents above `base` (`floor`): -1 below it, then 0 below
@@ -127,8 +129,8 @@ public final class SearchIndex: Sendable {
             segments.append(segment)
             dead.append(Bitset(capacity: segment.count))
         }
-        // The newest segment folds into a tiny (or empty) predecessor; once the merges off the write path
-        // fell behind, the newest `mergeFactor` segments merge here when they are of one tier and small together.
+        // The newest segment folds into a tiny (or empty) predecessor; past `writeStall` segments, the newest
+        // `mergeFactor` merge here too when they are of one tier and small together.
         while segments.count >= 2 {
             let n = segments.count
             func live(_ s: Int) -> Int { segments[s].count - dead[s].count }
