@@ -34,7 +34,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 
 BRANDS = ["Acme", "Globex", "Initech", "Umbrella"]
 WORDS = ["river lamp", "stone bowl", "light chair", "museum print", "echo speaker", "river stone table"]
@@ -104,7 +104,12 @@ def texts(driver, selector):
 
 
 def open_page(driver, daemon, session="shop"):
-    driver.get(f"http://127.0.0.1:{daemon.port}/#key={daemon.keys['search']}&session={session}&index=products")
+    try:
+        driver.get(f"http://127.0.0.1:{daemon.port}/#key={daemon.keys['search']}&session={session}&index=products")
+    except WebDriverException:
+        # A refused page says nothing of why: tell a daemon that exited (with its log) from one still running.
+        assert daemon.process.poll() is None, f"the daemon exited ({daemon.process.returncode}): {daemon.log_text()}"
+        raise
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#hits .hit"), message="no hits at start")
 
 
