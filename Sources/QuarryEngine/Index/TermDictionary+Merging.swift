@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension TermDictionary {
     /// The sorted union of `parts` and, per part, the merged id of each of its terms. A merge of segments
     /// takes its dictionary from here: the parts are sorted already, so merging them costs one comparison
@@ -38,16 +32,8 @@ extension TermDictionary {
 
     /// Bytewise three-way comparison of term `i` of `x` with term `j` of `y`.
     static func compare(_ x: TermDictionary, _ i: Int, _ y: TermDictionary, _ j: Int) -> Int {
-        let xs = Int(x.offsets[i]), xl = Int(x.offsets[i + 1]) - xs
-        let ys = Int(y.offsets[j]), yl = Int(y.offsets[j + 1]) - ys
-        let c = x.bytes.withUnsafeBufferPointer { a in
-            y.bytes.withUnsafeBufferPointer { b -> Int32 in
-                guard let pa = a.baseAddress, let pb = b.baseAddress else { return 0 }
-                return memcmp(pa + xs, pb + ys, min(xl, yl))
-            }
-        }
-        if c != 0 { return c < 0 ? -1 : 1 }
-        return xl == yl ? 0 : (xl < yl ? -1 : 1)
+        let start = Int(y.offsets[j]), end = Int(y.offsets[j + 1])
+        return y.bytes.withUnsafeBufferPointer { x.compare(i, UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 }
 

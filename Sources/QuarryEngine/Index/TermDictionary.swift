@@ -27,7 +27,7 @@ struct TermDictionary: Sendable {
 
     /// Bytewise three-way comparison of term `id` with `key`, looking only at the first `limit` bytes of the term.
     @inline(__always)
-    private func compare(_ id: Int, _ key: UnsafeBufferPointer<UInt8>, limit: Int = Int.max) -> Int {
+    func compare(_ id: Int, _ key: UnsafeBufferPointer<UInt8>, limit: Int = Int.max) -> Int {
         let start = Int(offsets[id])
         let length = min(Int(offsets[id + 1]) - start, limit)
         return bytes.withUnsafeBufferPointer { all in
