@@ -232,12 +232,13 @@ final class EngineIndex: Sendable {
     /// whatever CPU the writer leaves, rather than inside the writes (`SearchIndex.MergePolicy.writeStall`).
     /// One request waits at a time; a write made while the merges run queues the next.
     func mergeSoon(on queue: EnginePersistQueue) {
-        let queue = persisted.withLock { state -> EnginePersistQueue? in
-            guard !state.closed, !state.mergeQueued else { return nil }
+        let ask = persisted.withLock { state in
+            guard !state.closed, !state.mergeQueued else { return false }
             state.mergeQueued = true
-            return queue
+            return true
         }
-        queue?.async { [weak self] in
+        guard ask else { return }
+        queue.async { [weak self] in
             guard let self else { return }
             let open = persisted.withLock { state in
                 state.mergeQueued = false
