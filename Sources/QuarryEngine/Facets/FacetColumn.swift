@@ -1,19 +1,33 @@
 /// For one attribute of one segment: which facet values does each document hold, and which
 /// documents hold each value?
 ///
-/// Values are interned to dense ids by exact text. Documents map to their value ids (CSR by
-/// ordinal, for counting) and each value to its documents (CSR by value id, ordinals ascending,
-/// for filtering). An index by text and an order by case-folded text are derived when the column is
-/// made, so matching a filter value costs a probe or a binary search, never a scan of the documents.
+/// Values are interned to dense ids by exact text. Documents map to their value ids (one id each when
+/// no document holds two, else CSR by ordinal, for counting) and each value to its documents (CSR by
+/// value id, ordinals ascending, for filtering). An index by text and an order by case-folded text are
+/// derived when the column is made, so matching a filter value costs a probe or a binary search, never
+/// a scan of the documents.
 struct FacetColumn: Sendable {
+    /// Which values each document holds, as saved in the index file.
+    enum DocumentValues {
+        /// Document `d`'s value id at `d`, `UInt16.max` for none: 2 bytes a document where CSR takes
+        /// 8, for the brands and categories that most facets are.
+        case singles(StoredArray<UInt16>)
+        /// `starts[d]..<starts[d + 1]` index `ids` for document `d`.
+        case lists(starts: StoredArray<UInt32>, ids: StoredArray<UInt32>)
+    }
+
     let name: String
     /// Value id → text as first seen.
     let values: [String]
     /// Value id → 1 when some record held it as a JSON number (these feed `facets_stats`).
     let numericFlags: [UInt8]
-    /// `starts[d]..<starts[d + 1]` index `ids` for ordinal `d`.
+    /// `starts[d]..<starts[d + 1]` index `ids` for ordinal `d`; both empty when `singles` holds the values.
     let starts: StoredArray<UInt32>
     let ids: StoredArray<UInt32>
+    /// When every document holds at most one of fewer than 65,535 values: each document's value id,
+    /// `UInt16.max` for none (one load per document); else empty.
+    let singles: StoredArray<UInt16>
+    let documentCount: Int
 
     /// Value ids by lower-cased text (facet filters ignore case): 4 bytes a value where a hash table of
     /// strings took about 30, and a tag column can hold 75,000 values.
@@ -40,22 +54,39 @@ struct FacetColumn: Sendable {
     /// so a count is a popcount of an AND with the matches; empty when too many values.
     let valueBits: [UInt64]
     let wordCount: Int
-    /// When single-valued with fewer than 65,535 values: each document's value id, `UInt16.max` for
-    /// none (one load per document); else empty.
-    let singles: [UInt16]
     /// Bitset bytes a column may spend on `valueBits`.
     static let bitsetBudget = 16 << 20
     /// Columns with this many values or more keep no `valueBits`.
     static let popcountValueLimit = 256
 
-    /// `valueStarts`/`valueDocs` when saved with the column (else derived from `starts`/`ids`), checked by the caller.
-    init(name: String, values: [String], numericFlags: [UInt8], starts: StoredArray<UInt32>, ids: StoredArray<UInt32>,
+    /// A column built from CSR, kept as one id per document when it can be.
+    init(name: String, values: [String], numericFlags: [UInt8], starts: StoredArray<UInt32>, ids: StoredArray<UInt32>) {
+        let documents = max(starts.count - 1, 0)
+        let single = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
+        guard single && values.count < Int(UInt16.max) else {
+            self.init(name: name, values: values, numericFlags: numericFlags, documents: .lists(starts: starts, ids: ids), count: documents)
+            return
+        }
+        var singles = [UInt16](repeating: .max, count: documents)
+        for d in 0..<documents where starts[d] != starts[d + 1] { singles[d] = UInt16(ids[Int(starts[d])]) }
+        self.init(name: name, values: values, numericFlags: numericFlags, documents: .singles(StoredArray(singles)), count: documents)
+    }
+
+    /// `valueStarts`/`valueDocs` when saved with the column (else derived from the documents' values), checked by the caller.
+    init(name: String, values: [String], numericFlags: [UInt8], documents held: DocumentValues, count documents: Int,
          valueStarts savedStarts: [UInt32]? = nil, valueDocs savedDocs: StoredArray<UInt32>? = nil) {
         self.name = name
         self.values = values
         self.numericFlags = numericFlags
-        self.starts = starts
-        self.ids = ids
+        switch held {
+        case .singles(let singles):
+            (starts, ids, self.singles) = (StoredArray(), StoredArray(), singles)
+            isSingleValued = true
+        case .lists(let starts, let ids):
+            (self.starts, self.ids, singles) = (starts, ids, StoredArray())
+            isSingleValued = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
+        }
+        documentCount = documents
         var numbers = [Double](repeating: .nan, count: values.count)
         for (id, text) in values.enumerated() {
             if let number = Self.number(text) { numbers[id] = number }
@@ -67,20 +98,17 @@ struct FacetColumn: Sendable {
         let byText = values.indices.sorted { values[$0] < values[$1] }
         let folded = values.map { $0.lowercased() }
         byFoldedText = values.indices.sorted { folded[$0] != folded[$1] ? folded[$0] < folded[$1] : $0 < $1 }.map { UInt32($0) }
-        let documents = max(starts.count - 1, 0)
-        let single = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
         if let savedStarts, let savedDocs {
             valueStarts = savedStarts
             valueDocs = savedDocs
         } else {
             var valueStarts = [UInt32](repeating: 0, count: values.count + 1)
-            for id in ids { valueStarts[Int(id) + 1] += 1 }
+            for d in 0..<documents { Self.forEachValue(of: d, singles, starts, ids) { valueStarts[$0 + 1] += 1 } }
             for v in 0..<values.count { valueStarts[v + 1] += valueStarts[v] }
             var cursor = valueStarts
-            var valueDocs = [UInt32](repeating: 0, count: ids.count)
+            var valueDocs = [UInt32](repeating: 0, count: Int(valueStarts[values.count]))
             for d in 0..<documents {
-                for i in Int(starts[d])..<Int(starts[d + 1]) {
-                    let v = Int(ids[i])
+                Self.forEachValue(of: d, singles, starts, ids) { v in
                     valueDocs[Int(cursor[v])] = UInt32(d)
                     cursor[v] += 1
                 }
@@ -88,13 +116,6 @@ struct FacetColumn: Sendable {
             self.valueStarts = valueStarts
             self.valueDocs = StoredArray(valueDocs)
         }
-        isSingleValued = single
-        var singles: [UInt16] = []
-        if single && values.count < Int(UInt16.max) {
-            singles = [UInt16](repeating: .max, count: documents)
-            for d in 0..<documents where starts[d] != starts[d + 1] { singles[d] = UInt16(ids[Int(starts[d])]) }
-        }
-        self.singles = singles
         var ranks = [UInt32](repeating: 0, count: values.count)
         for (rank, id) in byText.enumerated() { ranks[id] = UInt32(rank) }
         alphaRanks = ranks
@@ -117,7 +138,29 @@ struct FacetColumn: Sendable {
         }
     }
 
-    var documentCount: Int { max(starts.count - 1, 0) }
+    /// How the column keeps its documents' values, for the index file.
+    var documentValues: DocumentValues { singles.isEmpty && !starts.isEmpty ? .lists(starts: starts, ids: ids) : .singles(singles) }
+
+    /// Calls `body` with each value id document `d` holds.
+    @inline(__always)
+    func forEachValue(of d: Int, _ body: (Int) -> Void) { Self.forEachValue(of: d, singles, starts, ids, body) }
+
+    /// Document `d`'s first value id, if it holds any.
+    func firstValue(of d: Int) -> Int? {
+        if !singles.isEmpty { return d < singles.count && singles[d] != .max ? Int(singles[d]) : nil }
+        guard d + 1 < starts.count, starts[d] < starts[d + 1] else { return nil }
+        return Int(ids[Int(starts[d])])
+    }
+
+    @inline(__always)
+    private static func forEachValue(of d: Int, _ singles: StoredArray<UInt16>, _ starts: StoredArray<UInt32>, _ ids: StoredArray<UInt32>,
+                                     _ body: (Int) -> Void) {
+        if !singles.isEmpty {
+            if d < singles.count && singles[d] != .max { body(Int(singles[d])) }
+        } else if d + 1 < starts.count {
+            for i in Int(starts[d])..<Int(starts[d + 1]) { body(Int(ids[i])) }
+        }
+    }
 
     func documents(of value: Int) -> Range<Int> { Int(valueStarts[value])..<Int(valueStarts[value + 1]) }
 

@@ -1,9 +1,11 @@
 /// How a segment's facet values are saved in the derived file, after its search structures.
 ///
-/// Per text column: name, value texts (UTF-8 bytes and offsets), numeric flags, document starts and
-/// value ids, then value starts and documents (what filters read). Per numeric column: path, starts
-/// (empty when single-valued), values. Then the geo points: starts per document, latitudes,
-/// longitudes. The lookups are rebuilt on reading.
+/// Per text column: name, value texts (UTF-8 bytes and offsets), numeric flags, each document's value
+/// id (`FacetColumn.singles`, empty when documents hold lists), document starts and value ids (empty
+/// when they do not), then value starts and documents (what filters read). Per numeric column: path,
+/// starts (empty when single-valued), the numbers as `Double`s, `Float`s or
+/// `Int32`s (the other two arrays empty). Then the geo points: starts per document (empty when
+/// there are none), latitudes, longitudes. The lookups are rebuilt on reading.
 extension SegmentFacets {
     func write(to writer: inout BinaryWriter) {
         writer.write(UInt64(columns.count))
@@ -11,8 +13,16 @@ extension SegmentFacets {
             Self.write(strings: [column.name], to: &writer)
             Self.write(strings: column.values, to: &writer)
             writer.write(array: column.numericFlags)
-            writer.write(array: column.starts)
-            writer.write(array: column.ids)
+            switch column.documentValues {
+            case .singles(let singles):
+                writer.write(array: singles)
+                writer.write(array: StoredArray<UInt32>())
+                writer.write(array: StoredArray<UInt32>())
+            case .lists(let starts, let ids):
+                writer.write(array: StoredArray<UInt16>())
+                writer.write(array: starts)
+                writer.write(array: ids)
+            }
             writer.write(array: column.valueStarts)
             writer.write(array: column.valueDocs)
         }
@@ -20,9 +30,11 @@ extension SegmentFacets {
         for column in numeric {
             Self.write(strings: [column.path], to: &writer)
             writer.write(array: column.starts)
-            writer.write(array: column.values)
+            writer.write(array: column.doubles)
+            writer.write(array: column.floats)
+            writer.write(array: column.integers)
         }
-        writer.write(array: geo.starts)
+        writer.write(array: geo.latitudes.isEmpty ? StoredArray() : geo.starts)
         writer.write(array: geo.latitudes)
         writer.write(array: geo.longitudes)
     }
@@ -34,33 +46,51 @@ extension SegmentFacets {
             let name = try readStrings(&reader).first ?? ""
             let values = try readStrings(&reader)
             let flags = try reader.readArray(of: UInt8.self)
+            let singles = try reader.readStored(of: UInt16.self)
             let starts = try reader.readStored(of: UInt32.self)
             let ids = try reader.readStored(of: UInt32.self)
             let valueStarts = try reader.readArray(of: UInt32.self), valueDocs = try reader.readStored(of: UInt32.self)
-            guard flags.count == values.count, starts.count == n + 1, starts.last.map({ Int($0) == ids.count }) ?? false,
-                  zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), ids.allSatisfy({ Int($0) < values.count }),
-                  valueStarts.count == values.count + 1, valueStarts.first == 0, valueStarts.last.map({ Int($0) == ids.count }) ?? false,
-                  zip(valueStarts, valueStarts.dropFirst()).allSatisfy({ $0 <= $1 }), valueDocs.count == ids.count,
+            let held: FacetColumn.DocumentValues, heldCount: Int
+            if starts.isEmpty {
+                guard singles.count == n, ids.isEmpty, values.count < Int(UInt16.max),
+                      singles.allSatisfy({ $0 == .max || Int($0) < values.count })
+                else { throw .corrupt("inconsistent facet column '\(name)'") }
+                held = .singles(singles)
+                heldCount = singles.reduce(0) { $0 + ($1 == .max ? 0 : 1) }
+            } else {
+                guard singles.isEmpty, starts.count == n + 1, starts.last.map({ Int($0) == ids.count }) ?? false,
+                      zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), ids.allSatisfy({ Int($0) < values.count })
+                else { throw .corrupt("inconsistent facet column '\(name)'") }
+                held = .lists(starts: starts, ids: ids)
+                heldCount = ids.count
+            }
+            guard flags.count == values.count,
+                  valueStarts.count == values.count + 1, valueStarts.first == 0, valueStarts.last.map({ Int($0) == heldCount }) ?? false,
+                  zip(valueStarts, valueStarts.dropFirst()).allSatisfy({ $0 <= $1 }), valueDocs.count == heldCount,
                   valueDocs.allSatisfy({ Int($0) < n })
             else { throw .corrupt("inconsistent facet column '\(name)'") }
-            facets.columns.append(FacetColumn(name: name, values: values, numericFlags: flags, starts: starts, ids: ids,
+            facets.columns.append(FacetColumn(name: name, values: values, numericFlags: flags, documents: held, count: n,
                                               valueStarts: valueStarts, valueDocs: valueDocs))
         }
         let numericCount = try reader.readInt(max: 1 << 16)
         for _ in 0..<numericCount {
             let path = try readStrings(&reader).first ?? ""
             let starts = try reader.readStored(of: UInt32.self)
-            let values = try reader.readStored(of: Double.self)
-            let valid = starts.isEmpty ? values.count == n
-                : starts.count == n + 1 && starts.last.map({ Int($0) == values.count }) ?? false
-                    && zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
+            let doubles = try reader.readStored(of: Double.self), floats = try reader.readStored(of: Float.self)
+            let integers = try reader.readStored(of: Int32.self)
+            let count = max(doubles.count, floats.count, integers.count)
+            let forms = [doubles.isEmpty, floats.isEmpty, integers.isEmpty].filter { !$0 }.count
+            let valid = forms <= 1 && (starts.isEmpty ? count == n
+                : starts.count == n + 1 && starts.last.map({ Int($0) == count }) ?? false
+                    && zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }))
             guard valid else { throw .corrupt("inconsistent numeric column '\(path)'") }
-            facets.numeric.append(NumericColumn(path: path, starts: starts, values: values))
+            facets.numeric.append(NumericColumn(path: path, starts: starts, doubles: doubles, floats: floats, integers: integers))
         }
         let starts = try reader.readStored(of: UInt32.self)
         let latitudes = try reader.readStored(of: Double.self), longitudes = try reader.readStored(of: Double.self)
-        guard starts.count == n + 1, starts.first == 0, starts.last.map({ Int($0) == latitudes.count }) ?? false,
-              longitudes.count == latitudes.count, zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
+        guard longitudes.count == latitudes.count, starts.isEmpty && latitudes.isEmpty
+                || starts.count == n + 1 && starts.first == 0 && starts.last.map({ Int($0) == latitudes.count }) ?? false
+                    && zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
         else { throw .corrupt("inconsistent geo columns") }
         facets.geo = GeoColumn(starts: starts, latitudes: latitudes, longitudes: longitudes)
         return facets

@@ -93,17 +93,13 @@ struct SegmentFacetsBuilder {
             // copied per document (a retain and release of each of its arrays), a third of a merge's facet work.
             var built = columns[c]
             columns[c] = ColumnBuilder()
-            let column = facets.column(name)
-            let values = column?.values ?? [], flags = column?.numericFlags ?? []
-            let starts = column?.starts ?? StoredArray(), ids = column?.ids ?? StoredArray()
+            let column = facets.column(name) ?? FacetColumn(name: name, values: [], numericFlags: [], documents: .singles(StoredArray()), count: 0)
+            let values = column.values, flags = column.numericFlags
             var remap = [UInt32](repeating: .max, count: values.count)
             for ordinal in 0..<n where !dead.contains(ordinal) {
-                if ordinal + 1 < starts.count {
-                    for i in Int(starts[ordinal])..<Int(starts[ordinal + 1]) {
-                        let old = Int(ids[i])
-                        if remap[old] == .max { remap[old] = built.intern(values[old], numeric: flags[old] != 0) }
-                        built.ids.append(remap[old])
-                    }
+                column.forEachValue(of: ordinal) { old in
+                    if remap[old] == .max { remap[old] = built.intern(values[old], numeric: flags[old] != 0) }
+                    built.ids.append(remap[old])
                 }
                 built.starts.append(UInt32(built.ids.count))
             }
@@ -114,14 +110,14 @@ struct SegmentFacetsBuilder {
             var document = first
             for ordinal in 0..<n where !dead.contains(ordinal) {
                 if column.isSingleValued {
-                    if ordinal < column.values.count, !column.values[ordinal].isNaN {
+                    if ordinal < column.count, !column[ordinal].isNaN {
                         numeric[slot].documents.append(document)
-                        numeric[slot].values.append(column.values[ordinal])
+                        numeric[slot].values.append(column[ordinal])
                     }
                 } else if ordinal + 1 < column.starts.count {
                     for i in Int(column.starts[ordinal])..<Int(column.starts[ordinal + 1]) {
                         numeric[slot].documents.append(document)
-                        numeric[slot].values.append(column.values[i])
+                        numeric[slot].values.append(column[i])
                     }
                 }
                 document += 1
@@ -180,7 +176,7 @@ struct SegmentFacetsBuilder {
             lng.append(contentsOf: longitudes[range])
             starts.append(UInt32(lat.count))
         }
-        result.geo = GeoColumn(starts: StoredArray(starts), latitudes: StoredArray(lat), longitudes: StoredArray(lng))
+        result.geo = GeoColumn(starts: StoredArray(lat.isEmpty ? [] : starts), latitudes: StoredArray(lat), longitudes: StoredArray(lng))
         return result
     }
 
@@ -191,7 +187,7 @@ struct SegmentFacetsBuilder {
         if perDocument.allSatisfy({ $0 <= 1 }) {
             var values = [Double](repeating: .nan, count: n)
             for (d, v) in zip(built.documents, built.values) { values[inverse[Int(d)]] = v }
-            return NumericColumn(path: path, starts: StoredArray(), values: StoredArray(values))
+            return NumericColumn(path: path, starts: StoredArray(), values: values)
         }
         var starts = [UInt32](repeating: 0, count: n + 1)
         for ordinal in 0..<n { starts[ordinal + 1] = starts[ordinal] + perDocument[permutation[ordinal]] }
@@ -202,6 +198,6 @@ struct SegmentFacetsBuilder {
             values[Int(cursor[ordinal])] = v
             cursor[ordinal] += 1
         }
-        return NumericColumn(path: path, starts: StoredArray(starts), values: StoredArray(values))
+        return NumericColumn(path: path, starts: StoredArray(starts), values: values)
     }
 }

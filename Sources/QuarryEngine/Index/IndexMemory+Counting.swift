@@ -17,7 +17,8 @@ extension SearchIndex {
             positions += MemorySize.array(segment.positions.starts) + MemorySize.array(segment.positions.bytes)
                 + MemorySize.array(segment.positions.terms) + MemorySize.array(segment.positions.codes)
             facets += segment.facets.columns.reduce(0) { $0 + $1.memoryBytes }
-            numbers += segment.facets.numeric.reduce(0) { $0 + MemorySize.array($1.starts) + MemorySize.array($1.values) }
+            numbers += segment.facets.numeric.reduce(0) { $0 + MemorySize.array($1.starts) + MemorySize.array($1.doubles) + MemorySize.array($1.floats)
+                + MemorySize.array($1.integers) }
                 + MemorySize.array(segment.facets.geo.starts) + MemorySize.array(segment.facets.geo.latitudes)
                 + MemorySize.array(segment.facets.geo.longitudes)
             prefixes += segment.prefixSets.memoryBytes
@@ -42,8 +43,8 @@ extension Segment {
     /// Bytes of this segment's arrays read in place from its file.
     var mappedBytes: Int {
         var bytes = docIDs.mappedBytes + sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
-        bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.values.mappedBytes }
-        bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.valueDocs.mappedBytes }
+        bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.doubles.mappedBytes + $1.floats.mappedBytes + $1.integers.mappedBytes }
+        bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.singles.mappedBytes + $1.valueDocs.mappedBytes }
         bytes += prefixSets.entries.values.reduce(0) { $0 + $1.levels.words.mappedBytes }
         bytes += facets.geo.starts.mappedBytes + facets.geo.latitudes.mappedBytes + facets.geo.longitudes.mappedBytes
         return bytes

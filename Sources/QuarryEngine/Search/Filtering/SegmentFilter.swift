@@ -108,25 +108,35 @@ struct SegmentFilter {
     private func scan(_ bits: inout [UInt64], _ column: NumericColumn, _ test: (Double) -> Bool) {
         let n = segment.count
         if column.isSingleValued {
-            column.values.withUnsafeBufferPointer { values in
-                bits.withUnsafeMutableBufferPointer { bits in
-                    // 64 documents per word without a branch per document (matches are unpredictable).
-                    let count = min(n, values.count, bits.count * 64)
-                    var start = 0
-                    while start < count {
-                        let end = min(start + 64, count)
-                        var word: UInt64 = 0
-                        for d in start..<end {
-                            let v = values[d]
-                            word |= UInt64(truncatingIfNeeded: (!v.isNaN && test(v)) ? 1 : 0) << UInt64(d - start)
-                        }
-                        bits[start >> 6] |= word
-                        start = end
-                    }
-                }
+            if !column.integers.isEmpty {
+                column.integers.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
+            } else if !column.floats.isEmpty {
+                column.floats.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
+            } else {
+                column.doubles.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
             }
         } else {
             for d in 0..<n where column.any(d, test) { bits[d >> 6] |= 1 << UInt64(d & 63) }
+        }
+    }
+
+    /// 64 documents per word without a branch per document (matches are unpredictable).
+    @inline(__always)
+    private static func scan<Number: StoredNumber>(_ bits: inout [UInt64], _ values: UnsafeBufferPointer<Number>, documents n: Int,
+                                                          _ test: (Double) -> Bool) {
+        bits.withUnsafeMutableBufferPointer { bits in
+            let count = min(n, values.count, bits.count * 64)
+            var start = 0
+            while start < count {
+                let end = min(start + 64, count)
+                var word: UInt64 = 0
+                for d in start..<end {
+                    let v = values[d].number
+                    word |= UInt64(truncatingIfNeeded: (!v.isNaN && test(v)) ? 1 : 0) << UInt64(d - start)
+                }
+                bits[start >> 6] |= word
+                start = end
+            }
         }
     }
 }

@@ -197,8 +197,7 @@ struct RefinedRanking {
 
     /// The value id of document `d`'s first value, its distinct group.
     private static func group(_ column: FacetColumn?, _ d: Int) -> Int? {
-        guard let column, d + 1 < column.starts.count, column.starts[d] < column.starts[d + 1] else { return nil }
-        return Int(column.ids[Int(column.starts[d])])
+        column?.firstValue(of: d)
     }
 
     /// Keeps at most `distinct` hits per value of `attributeForDistinct` (its first value); hits
@@ -209,9 +208,8 @@ struct RefinedRanking {
         let columns = index.segments.map { $0.facets.column(attribute) }
         entries.removeAll { entry in
             guard let column = columns[Int(entry.segment)] else { return false }
-            let d = Int(entry.ordinal)
-            guard d + 1 < column.starts.count, column.starts[d] < column.starts[d + 1] else { return false }
-            let key = column.values[Int(column.ids[Int(column.starts[d])])]
+            guard let value = column.firstValue(of: Int(entry.ordinal)) else { return false }
+            let key = column.values[value]
             seen[key, default: 0] += 1
             return seen[key, default: 0] > distinct
         }

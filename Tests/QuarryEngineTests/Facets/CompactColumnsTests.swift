@@ -1,0 +1,102 @@
+import Foundation
+@testable import QuarryEngine
+import QuarryJSON
+import XCTest
+import QuarrySearchContract
+
+/// Columns are saved in their smallest exact form: one value id per document for single-valued facets,
+/// `Float`s for numbers that are all exactly one, no geo starts without points; and read back the same.
+final class CompactColumnsTests: XCTestCase {
+    func testSingleValuedColumnsKeepOneIdPerDocument() {
+        let single = FacetColumn(name: "brand", values: ["a", "b"], numericFlags: [0, 0],
+                                 starts: StoredArray([0, 1, 1, 2]), ids: StoredArray([1, 0]))
+        XCTAssertEqual(single.singles.array, [1, .max, 0])
+        XCTAssertTrue(single.starts.isEmpty && single.ids.isEmpty)
+        XCTAssertTrue(single.isSingleValued)
+        XCTAssertEqual(single.documentCount, 3)
+        XCTAssertEqual((0..<3).map { single.firstValue(of: $0) }, [1, nil, 0])
+        XCTAssertEqual(single.valueDocs.array, [2, 0])
+        XCTAssertEqual(single.valueStarts, [0, 1, 2])
+
+        let lists = FacetColumn(name: "tags", values: ["a", "b"], numericFlags: [0, 0],
+                                starts: StoredArray([0, 2, 2, 3]), ids: StoredArray([1, 0, 0]))
+        XCTAssertTrue(lists.singles.isEmpty)
+        XCTAssertFalse(lists.isSingleValued)
+        var held: [[Int]] = []
+        for d in 0..<3 {
+            var ids: [Int] = []
+            lists.forEachValue(of: d) { ids.append($0) }
+            held.append(ids)
+        }
+        XCTAssertEqual(held, [[1, 0], [], [0]])
+        XCTAssertEqual(lists.valueDocs.array, [0, 2, 0])
+
+        // Ids past what 16 bits hold stay lists even when single-valued.
+        let many = 70_000
+        let wide = FacetColumn(name: "sku", values: (0..<many).map { "v\($0)" }, numericFlags: [UInt8](repeating: 0, count: many),
+                               starts: StoredArray((0...many).map { UInt32($0) }), ids: StoredArray((0..<many).map { UInt32($0) }))
+        XCTAssertTrue(wide.singles.isEmpty)
+        XCTAssertTrue(wide.isSingleValued)
+        XCTAssertEqual(wide.firstValue(of: 69_999), 69_999)
+    }
+
+    func testNumbersTakeTheNarrowestFormThatHoldsEachExactly() {
+        let counts = NumericColumn(path: "n", starts: StoredArray(), values: [4, 12, .nan, 20_000_001, -7])
+        XCTAssertEqual(counts.integers.count, 5)
+        XCTAssertTrue(counts.doubles.isEmpty && counts.floats.isEmpty)
+        XCTAssertEqual(counts[3], 20_000_001)
+        XCTAssertTrue(counts[2].isNaN, "no number reads back as NaN")
+        let ratings = NumericColumn(path: "n", starts: StoredArray(), values: [4.5, .nan, 3, -0.0])
+        XCTAssertEqual(ratings.floats.count, 4)
+        XCTAssertTrue(ratings.doubles.isEmpty && ratings.integers.isEmpty)
+        XCTAssertEqual(ratings[3].bitPattern, (-0.0).bitPattern, "a zero keeps its sign")
+        for values in [[48.89, 3], [16_777_217.5], [1e300]] {
+            let column = NumericColumn(path: "n", starts: StoredArray(), values: values)
+            XCTAssertTrue(column.floats.isEmpty && column.integers.isEmpty, "\(values)")
+            XCTAssertEqual((0..<column.count).map { column[$0] }, values)
+        }
+        let lowest = NumericColumn(path: "n", starts: StoredArray(), values: [-2_147_483_648])
+        XCTAssertTrue(lowest.integers.isEmpty, "Int32.min stands for no number")
+        XCTAssertEqual(lowest[0], -2_147_483_648)
+    }
+
+    func testCompactColumnsSurviveTheFileAndFilterTheSame() throws {
+        let products: [JSONObject] = (0..<40).map { i in
+            var product: JSONObject = ["objectID": .string("\(i)"), "name": .string("item \(i)"), "brand": .string("b\(i % 3)"),
+                                       "price": .double(Double(i) + 0.89), "rating": .int(Int64(i % 5)), "tags": .array([.string("t\(i % 4)"), .string("all")])]
+            if i % 7 == 0 { product["brand"] = nil }
+            return product
+        }
+        let settings = IndexSettings.with {
+            $0.searchableAttributes = [SearchableAttribute(paths: ["name"])]
+            $0.attributesForFaceting = [FacetAttribute(attribute: "brand"), FacetAttribute(attribute: "tags"),
+                                        FacetAttribute(attribute: "price"), FacetAttribute(attribute: "rating")]
+        }
+        let fixture = SearchFixture(products, settings: settings)
+        let path = NSTemporaryDirectory() + "compact-\(UUID().uuidString).qsi"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try fixture.index.write(to: path, generation: 1)
+        let reopened = try SearchIndex.read(from: path, settings: settings).index
+        for (old, new) in zip(fixture.index.segments, reopened.segments) {
+            let brand = try XCTUnwrap(new.facets.column("brand")), tags = try XCTUnwrap(new.facets.column("tags"))
+            XCTAssertTrue(brand.singles.isMapped && brand.ids.isEmpty, "a single-valued column is one id per document")
+            XCTAssertEqual(brand.singles.array, try XCTUnwrap(old.facets.column("brand")).singles.array)
+            XCTAssertTrue(tags.singles.isEmpty && tags.ids.isMapped)
+            XCTAssertTrue(new.facets.geo.starts.isEmpty, "no points, no starts")
+            let price = try XCTUnwrap(new.facets.numericColumn("price")), rating = try XCTUnwrap(new.facets.numericColumn("rating"))
+            XCTAssertTrue(price.floats.isEmpty && price.integers.isEmpty && price.doubles.isMapped)
+            XCTAssertTrue(rating.doubles.isEmpty && rating.integers.isMapped)
+            let oldPrice = try XCTUnwrap(old.facets.numericColumn("price"))
+            XCTAssertEqual((0..<price.count).map { price[$0].bitPattern }, (0..<oldPrice.count).map { oldPrice[$0].bitPattern })
+        }
+        for filters in ["price = 12.89", "rating >= 3 AND brand:b1", "tags:t2 AND NOT brand:b0", "price < 5"] {
+            let parameters: JSONObject = ["filters": .string(filters), "hitsPerPage": 100, "facets": ["*"]]
+            let before = try XCTUnwrap(fixture.search("", parameters))
+            let after = try XCTUnwrap(fixture.search("", parameters, index: reopened))
+            XCTAssertEqual(Set(after.ids), Set(before.ids), filters)
+            XCTAssertEqual(after.extra["facets"], before.extra["facets"], filters)
+            XCTAssertFalse(before.ids.isEmpty, filters)
+        }
+        XCTAssertEqual(try XCTUnwrap(fixture.search("", ["filters": "price = 12.89"], index: reopened)).ids, ["12"])
+    }
+}
