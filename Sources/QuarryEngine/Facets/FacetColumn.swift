@@ -3,7 +3,7 @@
 ///
 /// Values are interned to dense ids by exact text. Documents map to their value ids (one id each when
 /// no document holds two, else CSR by ordinal, for counting) and each value to its documents (CSR by
-/// value id, ordinals ascending, for filtering). An index by text and an order by case-folded text are
+/// value id, ordinals ascending as gaps, for filtering). An index by text and an order by case-folded text are
 /// derived when the column is made, so matching a filter value costs a probe or a binary search, never
 /// a scan of the documents.
 struct FacetColumn: Sendable {
@@ -40,10 +40,8 @@ struct FacetColumn: Sendable {
     /// search (`FacetResponse`).
     let textHashes: [Int]
     let textSlots: [Int32]
-    /// `valueStarts[v]..<valueStarts[v + 1]` index `valueDocs` for value `v`.
-    let valueStarts: [UInt32]
-    /// Only filters read these, so an opened segment leaves them in its file (`StoredArray`).
-    let valueDocs: StoredArray<UInt32>
+    /// Each value's documents (what filters read) and their counts.
+    let valueDocuments: ValueDocuments
     /// Every document holds at most one value: counting can skip the CSR indirection.
     let isSingleValued: Bool
     /// Value id → its place among the values in code-point order (ties of counts break on it).
@@ -72,9 +70,9 @@ struct FacetColumn: Sendable {
         self.init(name: name, values: values, numericFlags: numericFlags, documents: .singles(StoredArray(singles)), count: documents)
     }
 
-    /// `valueStarts`/`valueDocs` when saved with the column (else derived from the documents' values), checked by the caller.
+    /// `valueDocuments` when saved with the column (else derived from the documents' values), checked by the caller.
     init(name: String, values: [String], numericFlags: [UInt8], documents held: DocumentValues, count documents: Int,
-         valueStarts savedStarts: [UInt32]? = nil, valueDocs savedDocs: StoredArray<UInt32>? = nil) {
+         valueDocuments saved: ValueDocuments? = nil) {
         self.name = name
         self.values = values
         self.numericFlags = numericFlags
@@ -98,23 +96,21 @@ struct FacetColumn: Sendable {
         let byText = values.indices.sorted { values[$0] < values[$1] }
         let folded = values.map { $0.lowercased() }
         byFoldedText = values.indices.sorted { folded[$0] != folded[$1] ? folded[$0] < folded[$1] : $0 < $1 }.map { UInt32($0) }
-        if let savedStarts, let savedDocs {
-            valueStarts = savedStarts
-            valueDocs = savedDocs
+        if let saved {
+            valueDocuments = saved
         } else {
             var valueStarts = [UInt32](repeating: 0, count: values.count + 1)
             for d in 0..<documents { Self.forEachValue(of: d, singles, starts, ids) { valueStarts[$0 + 1] += 1 } }
             for v in 0..<values.count { valueStarts[v + 1] += valueStarts[v] }
             var cursor = valueStarts
-            var valueDocs = [UInt32](repeating: 0, count: Int(valueStarts[values.count]))
+            var plain = [UInt32](repeating: 0, count: Int(valueStarts[values.count]))
             for d in 0..<documents {
                 Self.forEachValue(of: d, singles, starts, ids) { v in
-                    valueDocs[Int(cursor[v])] = UInt32(d)
+                    plain[Int(cursor[v])] = UInt32(d)
                     cursor[v] += 1
                 }
             }
-            self.valueStarts = valueStarts
-            self.valueDocs = StoredArray(valueDocs)
+            valueDocuments = ValueDocuments(starts: valueStarts, ordinals: plain, documents: documents)
         }
         var ranks = [UInt32](repeating: 0, count: values.count)
         for (rank, id) in byText.enumerated() { ranks[id] = UInt32(rank) }
@@ -127,10 +123,7 @@ struct FacetColumn: Sendable {
         if values.count * words * 8 <= Self.bitsetBudget && !values.isEmpty && values.count < Self.popcountValueLimit {
             var bits = [UInt64](repeating: 0, count: values.count * words)
             for v in values.indices {
-                for i in Int(valueStarts[v])..<Int(valueStarts[v + 1]) {
-                    let d = Int(valueDocs[i])
-                    bits[v * words + d >> 6] |= 1 << UInt64(d & 63)
-                }
+                valueDocuments.forEachDocument(of: v) { d in bits[v * words + d >> 6] |= 1 << UInt64(d & 63) }
             }
             valueBits = bits
         } else {
@@ -161,8 +154,6 @@ struct FacetColumn: Sendable {
             for i in Int(starts[d])..<Int(starts[d + 1]) { body(Int(ids[i])) }
         }
     }
-
-    func documents(of value: Int) -> Range<Int> { Int(valueStarts[value])..<Int(valueStarts[value + 1]) }
 
     /// The id of the value spelled `text` exactly.
     func id(exactly text: String) -> UInt32? {

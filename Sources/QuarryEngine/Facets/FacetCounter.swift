@@ -56,7 +56,7 @@ struct FacetCounter {
             var complement = universe
             for w in complement.indices { complement[w] = ~complement[w] & ((w + 1) << 6 <= n ? .max : (1 << UInt64(n & 63)) - 1) }
             var counts = walk(column, complement, documents: n - matches)
-            for v in counts.indices { counts[v] = column.valueStarts[v + 1] - column.valueStarts[v] - counts[v] }
+            for v in counts.indices { counts[v] = column.valueDocuments.count(of: v) - counts[v] }
             return counts
         }
         return usePopcount ? popcounts(column, universe) : walk(column, universe, documents: matches)

@@ -2,7 +2,7 @@
 ///
 /// Per text column: name, value texts (UTF-8 bytes and offsets), numeric flags, each document's value
 /// id (`FacetColumn.singles`, empty when documents hold lists), document starts and value ids (empty
-/// when they do not), then value starts and documents (what filters read). Per numeric column: path,
+/// when they do not), then each value's documents (`ValueDocuments`: counts, offsets, gaps). Per numeric column: path,
 /// starts (empty when single-valued), the numbers as `Double`s, `Float`s or
 /// `Int32`s (the other two arrays empty). Then the geo points: starts per document (empty when
 /// there are none), latitudes, longitudes. The lookups are rebuilt on reading.
@@ -23,8 +23,9 @@ extension SegmentFacets {
                 writer.write(array: starts)
                 writer.write(array: ids)
             }
-            writer.write(array: column.valueStarts)
-            writer.write(array: column.valueDocs)
+            writer.write(array: column.valueDocuments.starts)
+            writer.write(array: column.valueDocuments.offsets)
+            writer.write(array: column.valueDocuments.bytes)
         }
         writer.write(UInt64(numeric.count))
         for column in numeric {
@@ -49,7 +50,8 @@ extension SegmentFacets {
             let singles = try reader.readStored(of: UInt16.self)
             let starts = try reader.readStored(of: UInt32.self)
             let ids = try reader.readStored(of: UInt32.self)
-            let valueStarts = try reader.readArray(of: UInt32.self), valueDocs = try reader.readStored(of: UInt32.self)
+            let valueDocuments = ValueDocuments(starts: try reader.readArray(of: UInt32.self), offsets: try reader.readArray(of: UInt32.self),
+                                                bytes: try reader.readStored(of: UInt8.self), documents: n)
             let held: FacetColumn.DocumentValues, heldCount: Int
             if starts.isEmpty {
                 guard singles.count == n, ids.isEmpty, values.count < Int(UInt16.max),
@@ -64,13 +66,10 @@ extension SegmentFacets {
                 held = .lists(starts: starts, ids: ids)
                 heldCount = ids.count
             }
-            guard flags.count == values.count,
-                  valueStarts.count == values.count + 1, valueStarts.first == 0, valueStarts.last.map({ Int($0) == heldCount }) ?? false,
-                  zip(valueStarts, valueStarts.dropFirst()).allSatisfy({ $0 <= $1 }), valueDocs.count == heldCount,
-                  valueDocs.allSatisfy({ Int($0) < n })
+            guard flags.count == values.count, valueDocuments.isWellFormed(valueCount: values.count, held: heldCount)
             else { throw .corrupt("inconsistent facet column '\(name)'") }
             facets.columns.append(FacetColumn(name: name, values: values, numericFlags: flags, documents: held, count: n,
-                                              valueStarts: valueStarts, valueDocs: valueDocs))
+                                              valueDocuments: valueDocuments))
         }
         let numericCount = try reader.readInt(max: 1 << 16)
         for _ in 0..<numericCount {

@@ -44,7 +44,8 @@ extension Segment {
     var mappedBytes: Int {
         var bytes = docIDs.mappedBytes + sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
         bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.doubles.mappedBytes + $1.floats.mappedBytes + $1.integers.mappedBytes }
-        bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.singles.mappedBytes + $1.valueDocs.mappedBytes }
+        bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.singles.mappedBytes
+            + $1.valueDocuments.bytes.mappedBytes }
         bytes += prefixSets.entries.values.reduce(0) { $0 + $1.levels.words.mappedBytes }
         bytes += facets.geo.starts.mappedBytes + facets.geo.latitudes.mappedBytes + facets.geo.longitudes.mappedBytes
         return bytes
@@ -73,7 +74,8 @@ extension FacetColumn {
         var bytes = values.reduce(MemorySize.array(values)) { $0 + MemorySize.string($1) }
         bytes += MemorySize.array(numericFlags) + MemorySize.array(starts) + MemorySize.array(ids)
         bytes += MemorySize.array(byFoldedText)
-        bytes += MemorySize.array(numbers) + MemorySize.array(valueStarts) + MemorySize.array(valueDocs)
+        bytes += MemorySize.array(numbers) + MemorySize.array(valueDocuments.starts)
+            + MemorySize.array(valueDocuments.offsets) + MemorySize.array(valueDocuments.bytes)
         bytes += MemorySize.array(textHashes) + MemorySize.array(textSlots)
         bytes += MemorySize.array(alphaRanks) + MemorySize.array(valueBits) + MemorySize.array(singles)
         return bytes

@@ -14,7 +14,7 @@ import QuarryText
 /// on two threads (searches decode postings and token positions unchecked; `decode`).
 /// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 12
+    static let formatVersion: UInt32 = 13
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40

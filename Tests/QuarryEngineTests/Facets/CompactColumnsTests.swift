@@ -15,8 +15,8 @@ final class CompactColumnsTests: XCTestCase {
         XCTAssertTrue(single.isSingleValued)
         XCTAssertEqual(single.documentCount, 3)
         XCTAssertEqual((0..<3).map { single.firstValue(of: $0) }, [1, nil, 0])
-        XCTAssertEqual(single.valueDocs.array, [2, 0])
-        XCTAssertEqual(single.valueStarts, [0, 1, 2])
+        XCTAssertEqual(documents(single), [[2], [0]])
+        XCTAssertEqual(single.valueDocuments.starts, [0, 1, 2])
 
         let lists = FacetColumn(name: "tags", values: ["a", "b"], numericFlags: [0, 0],
                                 starts: StoredArray([0, 2, 2, 3]), ids: StoredArray([1, 0, 0]))
@@ -29,7 +29,7 @@ final class CompactColumnsTests: XCTestCase {
             held.append(ids)
         }
         XCTAssertEqual(held, [[1, 0], [], [0]])
-        XCTAssertEqual(lists.valueDocs.array, [0, 2, 0])
+        XCTAssertEqual(documents(lists), [[0, 2], [0]])
 
         // Ids past what 16 bits hold stay lists even when single-valued.
         let many = 70_000
@@ -98,5 +98,49 @@ final class CompactColumnsTests: XCTestCase {
             XCTAssertFalse(before.ids.isEmpty, filters)
         }
         XCTAssertEqual(try XCTUnwrap(fixture.search("", ["filters": "price = 12.89"], index: reopened)).ids, ["12"])
+    }
+
+    func testValueDocumentsAreGapsOrBitsetsThatDecodeToTheOrdinalsAndCheckThemselves() {
+        let n = 5_000_001
+        // Value 3 holds an eighth of the documents: a bitset.
+        let common = (0..<(n + 7) / 8).map { UInt32($0 * 8) }
+        let starts: [UInt32] = [0, 3, 3, 7, UInt32(7 + common.count)]
+        let ordinals: [UInt32] = [0, 63, 64, 5, 16_383, 16_384, 5_000_000] + common
+        let packed = ValueDocuments(starts: starts, ordinals: ordinals, documents: n)
+        var decoded: [[Int]] = []
+        for v in 0..<4 {
+            var docs: [Int] = []
+            packed.forEachDocument(of: v) { docs.append($0) }
+            decoded.append(docs)
+        }
+        XCTAssertEqual(decoded, [[0, 63, 64], [], [5, 16_383, 16_384, 5_000_000], common.map { Int($0) }])
+        XCTAssertEqual(Array(packed.offsets.prefix(4)), [0, 3, 3, 11], "gaps of 0, 63 and 1 take a byte each; 5, 16,378, 1 and 4,983,616 take 1, 2, 1 and 4")
+        XCTAssertEqual(packed.offsets[4] - packed.offsets[3], UInt32((n + 63) / 64 * 8), "a bit per document")
+        var bits = [UInt64](repeating: 0, count: (n + 63) / 64)
+        bits.withUnsafeMutableBufferPointer { packed.add(3, to: $0); packed.add(2, to: $0) }
+        XCTAssertEqual(bits.reduce(0) { $0 + $1.nonzeroBitCount }, common.count + 2, "16,384 and 5,000,000 are in both")
+
+        XCTAssertTrue(packed.isWellFormed(valueCount: 4, held: Int(starts[4])))
+        XCTAssertFalse(ValueDocuments(starts: starts, offsets: packed.offsets, bytes: packed.bytes, documents: n - 1)
+            .isWellFormed(valueCount: 4, held: Int(starts[4])), "an ordinal past the documents")
+        XCTAssertFalse(packed.isWellFormed(valueCount: 4, held: Int(starts[4]) - 1))
+        let miscounted = ValueDocuments(starts: [0, 2, 2, 7, starts[4]], offsets: packed.offsets, bytes: packed.bytes, documents: n)
+        XCTAssertFalse(miscounted.isWellFormed(valueCount: 4, held: Int(starts[4])))
+        for (at, byte) in [(1, UInt8(0)), (3, 3), (Int(packed.offsets[3]) + 1, 0xFF)] {
+            // A repeated ordinal (a gap of 0 after the first); a 4-byte length where a 1-byte gap was;
+            // a bitset holding more documents than its count.
+            var bytes = packed.bytes.array
+            bytes[at] = byte
+            XCTAssertFalse(ValueDocuments(starts: starts, offsets: packed.offsets, bytes: StoredArray(bytes), documents: n)
+                .isWellFormed(valueCount: 4, held: Int(starts[4])), "byte \(at)")
+        }
+    }
+
+    private func documents(_ column: FacetColumn) -> [[Int]] {
+        (0..<column.values.count).map { v in
+            var docs: [Int] = []
+            column.valueDocuments.forEachDocument(of: v) { docs.append($0) }
+            return docs
+        }
     }
 }

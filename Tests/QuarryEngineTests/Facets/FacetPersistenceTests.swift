@@ -20,10 +20,11 @@ final class FacetPersistenceTests: XCTestCase {
         // Filters read each value's documents in place from the file, and find what the built columns held.
         for (old, new) in zip(updated.segments, reopened.segments) {
             for (a, b) in zip(old.facets.columns, new.facets.columns) {
-                XCTAssertTrue(b.valueDocs.isMapped && (b.singles.isEmpty ? b.ids.isMapped : b.singles.isMapped))
+                XCTAssertTrue(b.valueDocuments.bytes.isMapped && (b.singles.isEmpty ? b.ids.isMapped : b.singles.isMapped))
                 XCTAssertEqual(b.singles.array, a.singles.array, a.name)
-                XCTAssertEqual(b.valueDocs.array, a.valueDocs.array, a.name)
-                XCTAssertEqual(b.valueStarts, a.valueStarts, a.name)
+                XCTAssertEqual(b.valueDocuments.bytes.array, a.valueDocuments.bytes.array, a.name)
+                XCTAssertEqual(b.valueDocuments.offsets, a.valueDocuments.offsets, a.name)
+                XCTAssertEqual(b.valueDocuments.starts, a.valueDocuments.starts, a.name)
                 XCTAssertEqual(b.isSingleValued, a.isSingleValued, a.name)
             }
         }

@@ -91,14 +91,9 @@ struct SegmentFilter {
             }
             return
         }
-        column.valueDocs.withUnsafeBufferPointer { docs in
-            bits.withUnsafeMutableBufferPointer { bits in
-                for id in ids {
-                    for i in column.documents(of: Int(id)) {
-                        let d = Int(docs[i])
-                        bits[d >> 6] |= 1 << UInt64(d & 63)
-                    }
-                }
+        bits.withUnsafeMutableBufferPointer { bits in
+            for id in ids {
+                column.valueDocuments.add(Int(id), to: bits)
             }
         }
     }
