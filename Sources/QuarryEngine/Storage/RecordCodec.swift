@@ -11,11 +11,10 @@ import QuarrySearchContract
 ///
 /// The JSON comes back byte for byte: compression never parses or reorders it.
 enum RecordCodec {
-    /// With a 256 KiB dictionary, a 600-byte product compresses to about 192 bytes
-    /// in 5 µs at level 5 against 203 bytes in 3.5 µs at level 3 (the default),
-    /// off the storing thread (`PreparedRecordBodies`); levels 6 to 9 gain at
-    /// most 5 bytes more for twice the time (Benchmarks/RESULTS.md).
-    static let level: Int32 = 5
+    /// zstd's default. With a 256 KiB dictionary a 600-byte product compresses to
+    /// about 203 bytes; level 5 gets 192, but the daemon spent 4.5 µs more a
+    /// record on it and took batches 17% slower (Benchmarks/RESULTS.md).
+    static let level: Int32 = 3
     /// A damaged row cannot make a reader allocate more than a record can be.
     static let maxRecordBytes = 1 << 30
 
