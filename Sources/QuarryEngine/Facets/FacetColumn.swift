@@ -25,7 +25,7 @@ struct FacetColumn: Sendable {
     let starts: StoredArray<UInt32>
     let ids: StoredArray<UInt32>
     /// When every document holds at most one of fewer than 65,535 values: each document's value id,
-    /// `UInt16.max` for none (one load per document); else empty.
+    /// `UInt16.max` for none (one load per document); else empty, as when the column has no values.
     let singles: StoredArray<UInt16>
     let documentCount: Int
 
@@ -65,8 +65,9 @@ struct FacetColumn: Sendable {
             self.init(name: name, values: values, numericFlags: numericFlags, documents: .lists(starts: starts, ids: ids), count: documents)
             return
         }
-        var singles = [UInt16](repeating: .max, count: documents)
-        for d in 0..<documents where starts[d] != starts[d + 1] { singles[d] = UInt16(ids[Int(starts[d])]) }
+        // No value at all (a `_tags` no record has): no document needs an entry.
+        var singles = [UInt16](repeating: .max, count: values.isEmpty ? 0 : documents)
+        for d in 0..<singles.count where starts[d] != starts[d + 1] { singles[d] = UInt16(ids[Int(starts[d])]) }
         self.init(name: name, values: values, numericFlags: numericFlags, documents: .singles(StoredArray(singles)), count: documents)
     }
 

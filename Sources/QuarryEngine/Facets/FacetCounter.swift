@@ -47,7 +47,7 @@ struct FacetCounter {
 
     /// Counts per value id of `column` over the documents set in `universe` (`matches` of them).
     private static func tally(_ column: FacetColumn, _ universe: [UInt64], matches: Int) -> [UInt32] {
-        guard matches > 0 else { return [UInt32](repeating: 0, count: column.values.count) }
+        guard matches > 0, !column.values.isEmpty else { return [UInt32](repeating: 0, count: column.values.count) }
         let n = column.documentCount, words = column.wordCount
         // Popcounts cost values × words; walking costs about the matches' value entries.
         let usePopcount = !column.valueBits.isEmpty && column.values.count * words < matches * 4

@@ -2,10 +2,10 @@
 ///
 /// Per text column: name, value texts (UTF-8 bytes and offsets), numeric flags, each document's value
 /// id (`FacetColumn.singles`, empty when documents hold lists), document starts and value ids (empty
-/// when they do not), then each value's documents (`ValueDocuments`: counts, offsets, gaps). Per numeric column: path,
-/// starts (empty when single-valued), the numbers as `Double`s, `Float`s or
-/// `Int32`s (the other two arrays empty). Then the geo points: starts per document (empty when
-/// there are none), latitudes, longitudes. The lookups are rebuilt on reading.
+/// when they do not), then each value's documents (`ValueDocuments`: counts, offsets, bytes). Per
+/// numeric column: path, starts (empty when single-valued), the numbers (`NumberArray`). Then the geo
+/// points: starts per document (empty when there are none), latitudes, longitudes. The lookups are
+/// rebuilt on reading.
 extension SegmentFacets {
     func write(to writer: inout BinaryWriter) {
         writer.write(UInt64(columns.count))
@@ -31,9 +31,7 @@ extension SegmentFacets {
         for column in numeric {
             Self.write(strings: [column.path], to: &writer)
             writer.write(array: column.starts)
-            writer.write(array: column.doubles)
-            writer.write(array: column.floats)
-            writer.write(array: column.integers)
+            column.numbers.write(to: &writer)
         }
         writer.write(array: geo.latitudes.isEmpty ? StoredArray() : geo.starts)
         writer.write(array: geo.latitudes)
@@ -54,7 +52,7 @@ extension SegmentFacets {
                                                 bytes: try reader.readStored(of: UInt8.self), documents: n)
             let held: FacetColumn.DocumentValues, heldCount: Int
             if starts.isEmpty {
-                guard singles.count == n, ids.isEmpty, values.count < Int(UInt16.max),
+                guard singles.count == n || singles.isEmpty && values.isEmpty, ids.isEmpty, values.count < Int(UInt16.max),
                       singles.allSatisfy({ $0 == .max || Int($0) < values.count })
                 else { throw .corrupt("inconsistent facet column '\(name)'") }
                 held = .singles(singles)
@@ -75,15 +73,13 @@ extension SegmentFacets {
         for _ in 0..<numericCount {
             let path = try readStrings(&reader).first ?? ""
             let starts = try reader.readStored(of: UInt32.self)
-            let doubles = try reader.readStored(of: Double.self), floats = try reader.readStored(of: Float.self)
-            let integers = try reader.readStored(of: Int32.self)
-            let count = max(doubles.count, floats.count, integers.count)
-            let forms = [doubles.isEmpty, floats.isEmpty, integers.isEmpty].filter { !$0 }.count
-            let valid = forms <= 1 && (starts.isEmpty ? count == n
+            let numbers = try NumberArray.read(from: &reader)
+            let count = numbers.count
+            let valid = (starts.isEmpty ? count == n
                 : starts.count == n + 1 && starts.last.map({ Int($0) == count }) ?? false
                     && zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }))
             guard valid else { throw .corrupt("inconsistent numeric column '\(path)'") }
-            facets.numeric.append(NumericColumn(path: path, starts: starts, doubles: doubles, floats: floats, integers: integers))
+            facets.numeric.append(NumericColumn(path: path, starts: starts, numbers: numbers))
         }
         let starts = try reader.readStored(of: UInt32.self)
         let latitudes = try reader.readStored(of: Double.self), longitudes = try reader.readStored(of: Double.self)

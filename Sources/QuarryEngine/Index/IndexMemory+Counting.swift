@@ -8,7 +8,7 @@ extension SearchIndex {
         var prefixes = 0, neighbors = 0, rows = 0, mapped = 0
         for segment in segments {
             mapped += segment.mappedBytes
-            documents += MemorySize.array(segment.docIDs) + MemorySize.array(segment.sortValues)
+            documents += MemorySize.array(segment.docIDs) + segment.sortValues.heapBytes
                 + segment.sortRanks.reduce(0) { $0 + MemorySize.array($1) } + MemorySize.array(segment.lookup)
             dictionary += MemorySize.array(segment.dictionary.bytes) + MemorySize.array(segment.dictionary.offsets)
             postings += MemorySize.array(segment.postings.offsets) + MemorySize.array(segment.postings.starts)
@@ -17,8 +17,7 @@ extension SearchIndex {
             positions += MemorySize.array(segment.positions.starts) + MemorySize.array(segment.positions.bytes)
                 + MemorySize.array(segment.positions.terms) + MemorySize.array(segment.positions.codes)
             facets += segment.facets.columns.reduce(0) { $0 + $1.memoryBytes }
-            numbers += segment.facets.numeric.reduce(0) { $0 + MemorySize.array($1.starts) + MemorySize.array($1.doubles) + MemorySize.array($1.floats)
-                + MemorySize.array($1.integers) }
+            numbers += segment.facets.numeric.reduce(0) { $0 + MemorySize.array($1.starts) + $1.numbers.heapBytes }
                 + MemorySize.array(segment.facets.geo.starts) + MemorySize.array(segment.facets.geo.latitudes)
                 + MemorySize.array(segment.facets.geo.longitudes)
             prefixes += segment.prefixSets.memoryBytes
@@ -43,7 +42,7 @@ extension Segment {
     /// Bytes of this segment's arrays read in place from its file.
     var mappedBytes: Int {
         var bytes = docIDs.mappedBytes + sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
-        bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.doubles.mappedBytes + $1.floats.mappedBytes + $1.integers.mappedBytes }
+        bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.numbers.mappedBytes }
         bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.singles.mappedBytes
             + $1.valueDocuments.bytes.mappedBytes }
         bytes += prefixSets.entries.values.reduce(0) { $0 + $1.levels.words.mappedBytes }

@@ -14,7 +14,7 @@ import QuarryText
 /// on two threads (searches decode postings and token positions unchecked; `decode`).
 /// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
-    static let formatVersion: UInt32 = 13
+    static let formatVersion: UInt32 = 14
     private static let magic: UInt64 = 0x3148_4352_5352_5951 // "QRYSRCH1"
     private static let footerMagic: UInt64 = 0x3130_444E_4559_5251 // "QRYEND01"
     private static let headerSize = 40
@@ -52,7 +52,7 @@ extension SearchIndex {
         for (segment, deadSet) in zip(segments, dead) {
             writer.write(array: segment.docIDs)
             writer.write(UInt64(segment.keyCount))
-            writer.write(array: segment.sortValues)
+            segment.sortValues.write(to: &writer)
             writer.write(UInt64(segment.sortRanks.count))
             for ranks in segment.sortRanks { writer.write(array: ranks) }
             writer.write(array: segment.dictionary.bytes)
@@ -147,7 +147,7 @@ extension SearchIndex {
         for _ in 0..<segmentCount {
             let docIDs = try reader.readStored(of: DocID.self)
             let keyCount = try reader.readInt(max: 1024)
-            let sortValues = try reader.readStored(of: Double.self)
+            let sortValues = try NumberArray.read(from: &reader)
             let rankCount = try reader.readInt(max: 1024)
             var sortRanks: [[UInt32]] = []
             for _ in 0..<rankCount { sortRanks.append(try reader.readArray(of: UInt32.self)) }
@@ -158,7 +158,7 @@ extension SearchIndex {
             let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self), bytes: try reader.readStored(of: UInt8.self),
                                               terms: try reader.readArray(of: UInt32.self),
                                               tokenCount: try reader.readInt(max: contentLength))
-            let lookup = try reader.readStored(of: UInt64.self)
+            let lookup = try reader.readStored(of: UInt32.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let facets = try SegmentFacets.read(from: &reader, documents: docIDs.count)
             let prefixSets = try PrefixSets.read(from: &reader, documents: docIDs.count, termCount: max(dictionary.count, 0))
@@ -178,7 +178,7 @@ extension SearchIndex {
         guard terms >= 0, s.dictionary.offsets.last.map({ Int($0) == s.dictionary.bytes.count }) ?? false,
               s.postings.offsets.count == terms + 1, s.postings.isWellFormed(documents: n),
               s.positions.starts.count == n + 1,
-              s.sortValues.count == n * s.keyCount, s.lookup.count == n,
+              s.sortValues.count == n * s.keyCount, s.lookup.count == n, s.lookup.allSatisfy({ Int($0) < n }),
               s.sortRanks.allSatisfy({ $0.count == n }),
               zip(s.dictionary.offsets, s.dictionary.offsets.dropFirst()).allSatisfy({ $0 <= $1 })
         else { return false }

@@ -7,15 +7,16 @@ struct Segment: Sendable {
     /// External id by ordinal: read for a page's hits and ties only, so left in the file when opened.
     let docIDs: StoredArray<DocID>
     /// `StaticOrder` values, `keyCount` per ordinal.
-    let sortValues: StoredArray<Double>
+    let sortValues: NumberArray
     let keyCount: Int
     /// Per `asc`/`desc` ranking criterion: dense rank of each ordinal's value (0 best, missing last).
     let sortRanks: [[UInt32]]
     let dictionary: TermDictionary
     let postings: Postings
     let positions: DocumentPositions
-    /// `docID << 32 | ordinal`, sorted: finds a document's ordinal without a hash map.
-    let lookup: StoredArray<UInt64>
+    /// The ordinals sorted by their docIDs: finds a document's ordinal without a hash map, in 4 bytes a
+    /// document (lookups come from writes and deletions, not keystrokes).
+    let lookup: StoredArray<UInt32>
     /// Values for filters, facets, distinct and geo.
     var facets: SegmentFacets = .empty
     /// Documents per short, frequent prefix (large segments only); built from the postings, saved with the segment.
@@ -31,16 +32,15 @@ struct Segment: Sendable {
 
     func ordinal(of docID: DocID) -> Int? {
         var lo = 0, hi = lookup.count
-        let target = UInt64(docID) << 32
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if lookup[mid] < target { lo = mid + 1 } else { hi = mid }
+            if docIDs[Int(lookup[mid])] < docID { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < lookup.count, lookup[lo] >> 32 == UInt64(docID) else { return nil }
-        return Int(lookup[lo] & 0xFFFF_FFFF)
+        guard lo < lookup.count, docIDs[Int(lookup[lo])] == docID else { return nil }
+        return Int(lookup[lo])
     }
 
-    func values(of ordinal: Int) -> Slice<StoredArray<Double>> {
+    func values(of ordinal: Int) -> Slice<NumberArray> {
         sortValues[ordinal * keyCount..<(ordinal + 1) * keyCount]
     }
 }

@@ -103,8 +103,8 @@ struct SegmentBuilder {
         let sortRanks = order.sortCriterionKeys.map { key in
             Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
         }
-        let lookup = newDocIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted()
-        var segment = Segment(docIDs: StoredArray(newDocIDs), sortValues: StoredArray(newValues), keyCount: keyCount, sortRanks: sortRanks,
+        let lookup = newDocIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted().map { UInt32(truncatingIfNeeded: $0) }
+        var segment = Segment(docIDs: StoredArray(newDocIDs), sortValues: NumberArray(newValues), keyCount: keyCount, sortRanks: sortRanks,
                               dictionary: dictionary, postings: postings, positions: positions, lookup: StoredArray(lookup),
                               facets: facets.finish(permutation: permutation))
         segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)

@@ -10,7 +10,7 @@ struct RecordSample {
     static let records = 2000
     /// A huge record counts for its beginning only, so the sample stays small.
     static let prefixBytes = 8 << 10
-    /// A quarter of a 2,000-product sample: 64 KiB left records 11 bytes larger each.
+    /// A quarter of a 2,000-product sample: 64 KiB left records 10 bytes larger each.
     static let dictionaryBytes = 256 << 10
 
     private(set) var bytes: [UInt8] = []

@@ -31,6 +31,11 @@ final class CompactColumnsTests: XCTestCase {
         XCTAssertEqual(held, [[1, 0], [], [0]])
         XCTAssertEqual(documents(lists), [[0, 2], [0]])
 
+        let none = FacetColumn(name: "_tags", values: [], numericFlags: [], starts: StoredArray([0, 0, 0]), ids: StoredArray())
+        XCTAssertTrue(none.singles.isEmpty && none.starts.isEmpty, "a column without values keeps nothing per document")
+        XCTAssertEqual(none.documentCount, 2)
+        XCTAssertNil(none.firstValue(of: 1))
+
         // Ids past what 16 bits hold stay lists even when single-valued.
         let many = 70_000
         let wide = FacetColumn(name: "sku", values: (0..<many).map { "v\($0)" }, numericFlags: [UInt8](repeating: 0, count: many),
@@ -42,21 +47,21 @@ final class CompactColumnsTests: XCTestCase {
 
     func testNumbersTakeTheNarrowestFormThatHoldsEachExactly() {
         let counts = NumericColumn(path: "n", starts: StoredArray(), values: [4, 12, .nan, 20_000_001, -7])
-        XCTAssertEqual(counts.integers.count, 5)
-        XCTAssertTrue(counts.doubles.isEmpty && counts.floats.isEmpty)
+        XCTAssertEqual(counts.numbers.integers.count, 5)
+        XCTAssertTrue(counts.numbers.doubles.isEmpty && counts.numbers.floats.isEmpty)
         XCTAssertEqual(counts[3], 20_000_001)
         XCTAssertTrue(counts[2].isNaN, "no number reads back as NaN")
         let ratings = NumericColumn(path: "n", starts: StoredArray(), values: [4.5, .nan, 3, -0.0])
-        XCTAssertEqual(ratings.floats.count, 4)
-        XCTAssertTrue(ratings.doubles.isEmpty && ratings.integers.isEmpty)
+        XCTAssertEqual(ratings.numbers.floats.count, 4)
+        XCTAssertTrue(ratings.numbers.doubles.isEmpty && ratings.numbers.integers.isEmpty)
         XCTAssertEqual(ratings[3].bitPattern, (-0.0).bitPattern, "a zero keeps its sign")
         for values in [[48.89, 3], [16_777_217.5], [1e300]] {
             let column = NumericColumn(path: "n", starts: StoredArray(), values: values)
-            XCTAssertTrue(column.floats.isEmpty && column.integers.isEmpty, "\(values)")
+            XCTAssertTrue(column.numbers.floats.isEmpty && column.numbers.integers.isEmpty, "\(values)")
             XCTAssertEqual((0..<column.count).map { column[$0] }, values)
         }
         let lowest = NumericColumn(path: "n", starts: StoredArray(), values: [-2_147_483_648])
-        XCTAssertTrue(lowest.integers.isEmpty, "Int32.min stands for no number")
+        XCTAssertTrue(lowest.numbers.integers.isEmpty, "Int32.min stands for no number")
         XCTAssertEqual(lowest[0], -2_147_483_648)
     }
 
@@ -71,6 +76,7 @@ final class CompactColumnsTests: XCTestCase {
             $0.searchableAttributes = [SearchableAttribute(paths: ["name"])]
             $0.attributesForFaceting = [FacetAttribute(attribute: "brand"), FacetAttribute(attribute: "tags"),
                                         FacetAttribute(attribute: "price"), FacetAttribute(attribute: "rating")]
+            $0.customRanking = [CustomRankingCriterion(attribute: "rating", ascending: false)]
         }
         let fixture = SearchFixture(products, settings: settings)
         let path = NSTemporaryDirectory() + "compact-\(UUID().uuidString).qsi"
@@ -83,13 +89,17 @@ final class CompactColumnsTests: XCTestCase {
             XCTAssertEqual(brand.singles.array, try XCTUnwrap(old.facets.column("brand")).singles.array)
             XCTAssertTrue(tags.singles.isEmpty && tags.ids.isMapped)
             XCTAssertTrue(new.facets.geo.starts.isEmpty, "no points, no starts")
+            let tagsColumn = try XCTUnwrap(new.facets.column("_tags"))
+            XCTAssertTrue(tagsColumn.values.isEmpty && tagsColumn.singles.isEmpty)
             let price = try XCTUnwrap(new.facets.numericColumn("price")), rating = try XCTUnwrap(new.facets.numericColumn("rating"))
-            XCTAssertTrue(price.floats.isEmpty && price.integers.isEmpty && price.doubles.isMapped)
-            XCTAssertTrue(rating.doubles.isEmpty && rating.integers.isMapped)
+            XCTAssertTrue(price.numbers.floats.isEmpty && price.numbers.integers.isEmpty && price.numbers.doubles.isMapped)
+            XCTAssertTrue(rating.numbers.doubles.isEmpty && rating.numbers.integers.isMapped)
+            XCTAssertTrue(new.sortValues.integers.isMapped, "sort keys are numbers too")
+            XCTAssertEqual(Array(new.sortValues), Array(old.sortValues))
             let oldPrice = try XCTUnwrap(old.facets.numericColumn("price"))
             XCTAssertEqual((0..<price.count).map { price[$0].bitPattern }, (0..<oldPrice.count).map { oldPrice[$0].bitPattern })
         }
-        for filters in ["price = 12.89", "rating >= 3 AND brand:b1", "tags:t2 AND NOT brand:b0", "price < 5"] {
+        for filters in ["price = 12.89", "rating >= 3 AND brand:b1", "tags:t2 AND NOT brand:b0", "price < 5", "NOT _tags:x"] {
             let parameters: JSONObject = ["filters": .string(filters), "hitsPerPage": 100, "facets": ["*"]]
             let before = try XCTUnwrap(fixture.search("", parameters))
             let after = try XCTUnwrap(fixture.search("", parameters, index: reopened))
@@ -98,6 +108,9 @@ final class CompactColumnsTests: XCTestCase {
             XCTAssertFalse(before.ids.isEmpty, filters)
         }
         XCTAssertEqual(try XCTUnwrap(fixture.search("", ["filters": "price = 12.89"], index: reopened)).ids, ["12"])
+        let ranked = try XCTUnwrap(fixture.search("item", ["hitsPerPage": 40], index: reopened)).ids
+        XCTAssertEqual(ranked, try XCTUnwrap(fixture.search("item", ["hitsPerPage": 40])).ids)
+        XCTAssertEqual(Array(ranked.prefix(8)), ["4", "9", "14", "19", "24", "29", "34", "39"], "rating 4 first")
     }
 
     func testValueDocumentsAreGapsOrBitsetsThatDecodeToTheOrdinalsAndCheckThemselves() {

@@ -103,12 +103,12 @@ struct SegmentFilter {
     private func scan(_ bits: inout [UInt64], _ column: NumericColumn, _ test: (Double) -> Bool) {
         let n = segment.count
         if column.isSingleValued {
-            if !column.integers.isEmpty {
-                column.integers.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
-            } else if !column.floats.isEmpty {
-                column.floats.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
+            if !column.numbers.integers.isEmpty {
+                column.numbers.integers.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
+            } else if !column.numbers.floats.isEmpty {
+                column.numbers.floats.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
             } else {
-                column.doubles.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
+                column.numbers.doubles.withUnsafeBufferPointer { Self.scan(&bits, $0, documents: n, test) }
             }
         } else {
             for d in 0..<n where column.any(d, test) { bits[d >> 6] |= 1 << UInt64(d & 63) }
