@@ -2,10 +2,10 @@
 /// documents hold each value?
 ///
 /// Values are interned to dense ids by exact text. Documents map to their value ids (one id each when
-/// no document holds two, else CSR by ordinal, for counting) and each value to its documents (CSR by
-/// value id, ordinals ascending as gaps, for filtering). An index by text and an order by case-folded text are
-/// derived when the column is made, so matching a filter value costs a probe or a binary search, never
-/// a scan of the documents.
+/// no document holds two, else CSR by ordinal, for counting) and each value to its documents
+/// (`ValueDocuments`, for filtering). An index by text and an order by case-folded text are derived
+/// when the column is made, so matching a filter value costs a probe or a binary search, never a scan
+/// of the documents.
 struct FacetColumn: Sendable {
     /// Which values each document holds, as saved in the index file.
     enum DocumentValues {
@@ -62,13 +62,15 @@ struct FacetColumn: Sendable {
         let documents = max(starts.count - 1, 0)
         let single = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
         guard single && values.count < Int(UInt16.max) else {
-            self.init(name: name, values: values, numericFlags: numericFlags, documents: .lists(starts: starts, ids: ids), count: documents)
+            self.init(name: name, values: values, numericFlags: numericFlags, documents: .lists(starts: starts, ids: ids),
+                      count: documents)
             return
         }
         // No value at all (a `_tags` no record has): no document needs an entry.
         var singles = [UInt16](repeating: .max, count: values.isEmpty ? 0 : documents)
         for d in 0..<singles.count where starts[d] != starts[d + 1] { singles[d] = UInt16(ids[Int(starts[d])]) }
-        self.init(name: name, values: values, numericFlags: numericFlags, documents: .singles(StoredArray(singles)), count: documents)
+        self.init(name: name, values: values, numericFlags: numericFlags, documents: .singles(StoredArray(singles)),
+                  count: documents)
     }
 
     /// `valueDocuments` when saved with the column (else derived from the documents' values), checked by the caller.
@@ -133,7 +135,9 @@ struct FacetColumn: Sendable {
     }
 
     /// How the column keeps its documents' values, for the index file.
-    var documentValues: DocumentValues { singles.isEmpty && !starts.isEmpty ? .lists(starts: starts, ids: ids) : .singles(singles) }
+    var documentValues: DocumentValues {
+        singles.isEmpty && !starts.isEmpty ? .lists(starts: starts, ids: ids) : .singles(singles)
+    }
 
     /// Calls `body` with each value id document `d` holds.
     @inline(__always)
@@ -146,9 +150,10 @@ struct FacetColumn: Sendable {
         return Int(ids[Int(starts[d])])
     }
 
+    /// The same, for `init` to call before `self` is whole.
     @inline(__always)
-    private static func forEachValue(of d: Int, _ singles: StoredArray<UInt16>, _ starts: StoredArray<UInt32>, _ ids: StoredArray<UInt32>,
-                                     _ body: (Int) -> Void) {
+    private static func forEachValue(of d: Int, _ singles: StoredArray<UInt16>, _ starts: StoredArray<UInt32>,
+                                     _ ids: StoredArray<UInt32>, _ body: (Int) -> Void) {
         if !singles.isEmpty {
             if d < singles.count && singles[d] != .max { body(Int(singles[d])) }
         } else if d + 1 < starts.count {

@@ -48,8 +48,9 @@ extension SegmentFacets {
             let singles = try reader.readStored(of: UInt16.self)
             let starts = try reader.readStored(of: UInt32.self)
             let ids = try reader.readStored(of: UInt32.self)
-            let valueDocuments = ValueDocuments(starts: try reader.readArray(of: UInt32.self), offsets: try reader.readArray(of: UInt32.self),
-                                                bytes: try reader.readStored(of: UInt8.self), documents: n)
+            let valueStarts = try reader.readArray(of: UInt32.self), valueOffsets = try reader.readArray(of: UInt32.self)
+            let valueDocuments = ValueDocuments(starts: valueStarts, offsets: valueOffsets, bytes: try reader.readStored(of: UInt8.self),
+                                                documents: n)
             let held: FacetColumn.DocumentValues, heldCount: Int
             if starts.isEmpty {
                 guard singles.count == n || singles.isEmpty && values.isEmpty, ids.isEmpty, values.count < Int(UInt16.max),
