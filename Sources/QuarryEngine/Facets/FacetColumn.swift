@@ -134,11 +134,6 @@ struct FacetColumn: Sendable {
         }
     }
 
-    /// How the column keeps its documents' values, for the index file.
-    var documentValues: DocumentValues {
-        singles.isEmpty && !starts.isEmpty ? .lists(starts: starts, ids: ids) : .singles(singles)
-    }
-
     /// Calls `body` with each value id document `d` holds.
     @inline(__always)
     func forEachValue(of d: Int, _ body: (Int) -> Void) { Self.forEachValue(of: d, singles, starts, ids, body) }

@@ -47,6 +47,7 @@ struct FacetCounter {
 
     /// Counts per value id of `column` over the documents set in `universe` (`matches` of them).
     private static func tally(_ column: FacetColumn, _ universe: [UInt64], matches: Int) -> [UInt32] {
+        // A column without values keeps nothing per document for `walk` to read.
         guard matches > 0, !column.values.isEmpty else { return [UInt32](repeating: 0, count: column.values.count) }
         let n = column.documentCount, words = column.wordCount
         // Popcounts cost values × words; walking costs about the matches' value entries.

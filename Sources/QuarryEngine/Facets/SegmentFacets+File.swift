@@ -13,16 +13,10 @@ extension SegmentFacets {
             Self.write(strings: [column.name], to: &writer)
             Self.write(strings: column.values, to: &writer)
             writer.write(array: column.numericFlags)
-            switch column.documentValues {
-            case .singles(let singles):
-                writer.write(array: singles)
-                writer.write(array: StoredArray<UInt32>())
-                writer.write(array: StoredArray<UInt32>())
-            case .lists(let starts, let ids):
-                writer.write(array: StoredArray<UInt16>())
-                writer.write(array: starts)
-                writer.write(array: ids)
-            }
+            // One form is empty: the singles, or the starts and ids.
+            writer.write(array: column.singles)
+            writer.write(array: column.starts)
+            writer.write(array: column.ids)
             writer.write(array: column.valueDocuments.starts)
             writer.write(array: column.valueDocuments.offsets)
             writer.write(array: column.valueDocuments.bytes)

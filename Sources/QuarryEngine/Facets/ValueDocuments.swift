@@ -52,6 +52,12 @@ struct ValueDocuments: Sendable {
 
     func count(of value: Int) -> UInt32 { starts[value + 1] - starts[value] }
 
+    /// Word `w` of the bitset whose bytes begin at `base`.
+    @inline(__always)
+    private static func word(_ w: Int, of raw: UnsafeRawBufferPointer, at base: Int) -> UInt64 {
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + w << 3, as: UInt64.self))
+    }
+
     /// Sets the bit of each document holding `value` in `bits` (a bitset over the segment).
     @inline(__always)
     func add(_ value: Int, to bits: UnsafeMutableBufferPointer<UInt64>) {
@@ -59,7 +65,7 @@ struct ValueDocuments: Sendable {
             bytes.withUnsafeBytes { raw in
                 let base = Int(offsets[value])
                 for w in 0..<min(Self.wordCount(documentCount), bits.count) {
-                    bits[w] |= UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + w << 3, as: UInt64.self))
+                    bits[w] |= Self.word(w, of: raw, at: base)
                 }
             }
         } else {
@@ -75,7 +81,7 @@ struct ValueDocuments: Sendable {
             let end = Int(offsets[value + 1])
             if Self.isBitset(count: Int(count(of: value)), documents: documentCount) {
                 for w in 0..<Self.wordCount(documentCount) {
-                    var word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: p + w << 3, as: UInt64.self))
+                    var word = Self.word(w, of: raw, at: p)
                     while word != 0 {
                         body(w << 6 | word.trailingZeroBitCount)
                         word &= word - 1
@@ -110,7 +116,7 @@ struct ValueDocuments: Sendable {
                     let words = Self.wordCount(n)
                     guard end - p == words << 3 else { return false }
                     for w in 0..<words {
-                        let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: p + w << 3, as: UInt64.self))
+                        let word = Self.word(w, of: raw, at: p)
                         seen += word.nonzeroBitCount
                         if w == words - 1 && n & 63 != 0 && word >> UInt64(n & 63) != 0 { return false }
                     }

@@ -13,8 +13,6 @@ struct NumberArray: RandomAccessCollection, Sendable {
         self.integers = integers
     }
 
-    init() { self.init(doubles: StoredArray(), floats: StoredArray(), integers: StoredArray()) }
-
     /// Keeps `values` in the narrowest form that loses nothing, not even a zero's sign.
     init(_ values: [Double]) {
         let integral = values.allSatisfy { value in
