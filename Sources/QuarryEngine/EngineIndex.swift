@@ -206,11 +206,13 @@ final class EngineIndex: Sendable {
         return pending
     }
 
-    /// Swaps in the view just saved to `path`, read back from it, unless a
-    /// write or compaction replaced the view meanwhile. Writes and merges build
-    /// segments on the heap; read from the file, their large arrays live in the
-    /// page cache and only what searches touch is resident (see `FileMapping`),
-    /// and the file the old segments still mapped is freed with them.
+    /// Serves the view just saved to `path` from it, read back: the whole view when
+    /// nothing replaced it meanwhile, else the saved segments the newest view still
+    /// holds (`SearchIndex.adopting`), so that a stream of batches does not keep
+    /// the index on the heap until it stops. Writes and merges build segments on
+    /// the heap; read from the file, their large arrays live in the page cache and
+    /// only what searches touch is resident (see `FileMapping`), and the file the
+    /// old segments still mapped is freed with them.
     private func serveFromFile(_ key: String?, _ snapshot: EngineIndexSnapshot, path: String, log: @Sendable (String) -> Void) {
         let reopened: SearchIndex
         do {
@@ -219,11 +221,20 @@ final class EngineIndex: Sendable {
             log("index '\(name)': a search index file just saved could not be read back (\(error)); serving the one in memory")
             return
         }
-        current.withLock { views in
-            guard let view = views.view(key), view.generation == snapshot.generation, view.index === snapshot.index else { return }
-            var updated = view
-            updated.index = reopened
-            if let key { views.replicas[key] = updated } else { views.primary = updated }
+        // Under the write lock, as a merge is swapped in: no write in flight swaps its view over this one.
+        store.withLock { _ in
+            current.withLock { views in
+                guard let view = views.view(key) else { return }
+                var updated = view
+                if view.generation == snapshot.generation, view.index === snapshot.index {
+                    updated.index = reopened
+                } else if let adopted = view.index.adopting(reopened, savedFrom: snapshot.index) {
+                    updated.index = adopted
+                } else {
+                    return
+                }
+                if let key { views.replicas[key] = updated } else { views.primary = updated }
+            }
         }
     }
 

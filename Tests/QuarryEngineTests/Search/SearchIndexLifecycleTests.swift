@@ -9,6 +9,7 @@ import QuarrySearchContract
 ///    same final records, for hits, order and counts, also after `compacted()`.
 /// 2. `write`/`read` round-trips (same answers, same generation).
 /// 3. A missing, truncated, bit-flipped, other-version or other-settings file is refused with its reason.
+/// 4. Segments saved while writes went on are served from the file in the newest snapshot (`adopting`).
 final class SearchIndexLifecycleTests: XCTestCase {
     private let settings = IndexSettings.with {
         $0.searchableAttributes = [SearchableAttribute(paths: ["name"]), SearchableAttribute(paths: ["tags"])]
@@ -117,6 +118,33 @@ final class SearchIndexLifecycleTests: XCTestCase {
         try assertSameAnswers(index, loaded, records: records)
         try FileManager.default.removeItem(atPath: path)
         try assertSameAnswers(index, loaded, records: records)
+    }
+
+    func testSavedSegmentsAreAdoptedByTheSnapshotWritesMadeMeanwhile() throws {
+        var records = (0..<300).map { (DocID($0), record($0)) }
+        let tiny = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0)
+        let saved = SearchIndex.build(settings: settings, records: records)
+            .updating(upserts: (300..<340).map { (DocID($0), record($0)) }, deletions: [], policy: tiny)
+        XCTAssertEqual(saved.segments.count, 2)
+        let path = temporaryPath()
+        try saved.write(to: path, generation: 1)
+        let (read, _) = try SearchIndex.read(from: path, settings: settings)
+        // Meanwhile a write replaced one saved document, deleted another and appended a segment.
+        let replacement = (DocID(5), record(5, generation: 3))
+        let newest = saved.updating(upserts: [replacement] + (340..<360).map { (DocID($0), record($0)) },
+                                    deletions: [310], policy: tiny)
+        records = records.filter { $0.0 != 5 } + [replacement] + (300..<360).filter { $0 != 310 }.map { (DocID($0), record($0)) }
+
+        let adopted = try XCTUnwrap(newest.adopting(read, savedFrom: saved))
+        XCTAssertEqual(adopted.segments.count, 3)
+        XCTAssertTrue(adopted.segments[0].postings.bytes.isMapped && adopted.segments[1].postings.bytes.isMapped)
+        XCTAssertFalse(adopted.segments[2].postings.bytes.isMapped, "written after the save: still on the heap")
+        XCTAssertEqual(adopted.dead.map(\.count), newest.dead.map(\.count), "deletions made since the save stay marked")
+        XCTAssertEqual(adopted.documentCount, 359)
+        try assertSameAnswers(adopted, newest, records: records)
+
+        // A compaction replaced every saved segment: nothing left to adopt.
+        XCTAssertNil(newest.compacted().adopting(read, savedFrom: saved))
     }
 
     func testDamagedFilesAreRefused() throws {
