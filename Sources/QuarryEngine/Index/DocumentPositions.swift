@@ -176,6 +176,27 @@ enum TokenCoding {
         }
     }
 
+    /// How many bytes `append` adds for this token.
+    @inline(__always)
+    static func length(code: UInt32, location: UInt16, after previous: UInt16?) -> Int {
+        let next = previous.map { $0 &+ 1 == location } ?? false
+        return PrefixVarint.length(code << 1 | (next ? 1 : 0)) + (next ? 0 : 2)
+    }
+
+    /// Writes what `append` adds at `p` of a buffer sized by `length` beforehand; returns the next offset.
+    @inline(__always)
+    static func write(code: UInt32, location: UInt16, after previous: UInt16?, to bytes: UnsafeMutableBufferPointer<UInt8>,
+                      at p: Int) -> Int {
+        let next = previous.map { $0 &+ 1 == location } ?? false
+        var p = PrefixVarint.write(code << 1 | (next ? 1 : 0), to: bytes, at: p)
+        if !next {
+            bytes[p] = UInt8(truncatingIfNeeded: location)
+            bytes[p + 1] = UInt8(truncatingIfNeeded: location >> 8)
+            p += 2
+        }
+        return p
+    }
+
     /// The code, the `next` flag and the varint's byte length at `p`.
     @inline(__always)
     static func head(_ bytes: UnsafeRawBufferPointer, at p: Int) -> (code: UInt32, next: Bool, length: Int) {

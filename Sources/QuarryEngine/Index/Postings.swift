@@ -29,10 +29,7 @@ struct Postings: Sendable {
     init(offsets: [UInt32], docs: [UInt32], scores: [UInt16]) {
         var frequency = [Int](repeating: 0, count: 1 << 16)
         for score in scores { frequency[Int(score)] += 1 }
-        let used = (0..<(1 << 16)).filter { frequency[$0] > 0 }
-        let byFrequency = used.sorted { frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : $0 < $1 }
-        var codeOf = [UInt32](repeating: 0, count: 1 << 16)
-        for (code, score) in byFrequency.enumerated() { codeOf[score] = UInt32(code) }
+        let codes = ScoreCodes(frequency: frequency), codeOf = codes.code
         let termCount = max(offsets.count - 1, 0)
         var starts = [UInt32](repeating: 0, count: offsets.count)
         var lowestScores = [UInt16](repeating: .max, count: termCount)
@@ -60,8 +57,26 @@ struct Postings: Sendable {
             for i in p..<buffer.count { buffer[i] = 0 }
             initialized = buffer.count
         }
-        self.init(offsets: offsets, starts: starts, bytes: StoredArray(bytes), scoreValues: byFrequency.map { UInt16($0) },
+        self.init(offsets: offsets, starts: starts, bytes: StoredArray(bytes), scoreValues: codes.values,
                   lowestScores: lowestScores)
+    }
+
+    /// Codes for the scores in use, the most frequent first.
+    struct ScoreCodes {
+        /// Code by score.
+        let code: [UInt32]
+        /// Score by code.
+        let values: [UInt16]
+
+        /// From how many postings carry each score (65,536 counts).
+        init(frequency: [Int]) {
+            let used = (0..<(1 << 16)).filter { frequency[$0] > 0 }
+            let byFrequency = used.sorted { frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : $0 < $1 }
+            var code = [UInt32](repeating: 0, count: 1 << 16)
+            for (c, score) in byFrequency.enumerated() { code[score] = UInt32(c) }
+            self.code = code
+            values = byFrequency.map { UInt16($0) }
+        }
     }
 
     var termCount: Int { offsets.count - 1 }

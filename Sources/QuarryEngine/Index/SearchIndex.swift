@@ -158,8 +158,6 @@ public final class SearchIndex: Sendable {
     }
 
     func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>) -> Segment {
-        var builder = SegmentBuilder(merging: parts, dead: deadParts, layout: layout, order: order,
-                                     facets: FacetLayout(settings: settings))
-        return builder.finish()
+        SegmentMerge.merge(Array(parts), dead: Array(deadParts), order: order, facets: FacetLayout(settings: settings))
     }
 }

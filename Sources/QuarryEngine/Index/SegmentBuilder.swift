@@ -1,11 +1,10 @@
 import QuarryJSON
 import QuarryText
 
-/// How do records (or the surviving documents of older segments) become a `Segment`?
+/// How do records become a `Segment`?
 ///
-/// Documents are added in any order: records are tokenised slot by slot and their terms interned; merged
-/// segments hand over their tokens with term ids mapped into the union of their sorted dictionaries.
-/// `finish()` sorts terms (unless merged) and documents and lays out postings.
+/// Records are added in any order, tokenised slot by slot and their terms interned; `finish()` sorts
+/// terms and documents and lays out postings. (Segments merge without their records: `SegmentMerge`.)
 struct SegmentBuilder {
     let layout: SearchableLayout
     let order: StaticOrder
@@ -20,8 +19,6 @@ struct SegmentBuilder {
     private var facets: SegmentFacetsBuilder
     /// Set when records' facet values are gathered on a thread of their own.
     private var facetsAlongside: FacetsAlongside?
-    /// Set when the builder merges segments: their dictionaries merged, the tokens' term ids already sorted ones.
-    private var mergedDictionary: TermDictionary?
 
     /// `facetsOnOwnThread` suits a large build from records.
     init(layout: SearchableLayout, order: StaticOrder, facets: FacetLayout = FacetLayout(attributes: []),
@@ -35,29 +32,7 @@ struct SegmentBuilder {
     /// Marks a location whose attribute has typo tolerance disabled.
     static let typoDisabledBit: UInt16 = 1 << 15
 
-    /// A builder holding the documents of `parts` not marked in `dead`, with their tokens and sort values,
-    /// for `finish()` to lay out as one segment; it takes no records.
-    init(merging parts: ArraySlice<Segment>, dead: ArraySlice<Bitset>, layout: SearchableLayout, order: StaticOrder,
-         facets: FacetLayout) {
-        self.init(layout: layout, order: order, facets: facets)
-        let (dictionary, termMaps) = TermDictionary.merging(parts.map(\.dictionary))
-        mergedDictionary = dictionary
-        for ((segment, dead), termMap) in zip(zip(parts, dead), termMaps) {
-            self.facets.add(segment.facets, documents: segment.count, dead: dead)
-            for ordinal in 0..<segment.count where !dead.contains(ordinal) {
-                docIDs.append(segment.docIDs[ordinal])
-                values.append(contentsOf: segment.values(of: ordinal))
-                segment.positions.forEachToken(of: ordinal) { term, location in
-                    tokenTerms.append(termMap[term])
-                    tokenLocations.append(location)
-                }
-                tokenStarts.append(UInt32(tokenTerms.count))
-            }
-        }
-    }
-
     mutating func add(docID: DocID, record: JSONObject) {
-        precondition(mergedDictionary == nil, "a builder merging segments takes no records")
         docIDs.append(docID)
         values.append(contentsOf: order.values(of: record))
         if let facetsAlongside { facetsAlongside.add(record: record) } else { facets.add(record: record) }
@@ -84,14 +59,23 @@ struct SegmentBuilder {
     /// Sorts terms and documents and lays the segment out. Hands the builder's tokens to the layout,
     /// which frees them, so the builder is spent afterwards.
     mutating func finish() -> Segment {
-        let count = docIDs.count
-        let keyCount = order.keys.count
         if let facetsAlongside {
             facets = facetsAlongside.finish()
             self.facetsAlongside = nil
         }
-        let permutation = staticPermutation()
-        let (dictionary, termRemap) = mergedDictionary.map { ($0, (0..<$0.count).map { UInt32($0) }) } ?? sortedDictionary()
+        let permutation = Self.staticPermutation(ids: docIDs, values: values, order: order)
+        let (dictionary, termRemap) = sortedDictionary()
+        let (postings, positions) = layOutTokens(permutation: permutation, termRemap: termRemap)
+        return Self.segment(docIDs: docIDs, values: values, permutation: permutation, order: order, dictionary: dictionary,
+                            postings: postings, positions: positions, facets: facets.finish(permutation: permutation))
+    }
+
+    /// A segment of documents given in any order (`docIDs`, and `values` of `order`'s keys), put in
+    /// static order by `permutation`, with the structures already laid out in that order.
+    static func segment(docIDs: [DocID], values: [Double], permutation: [Int], order: StaticOrder, dictionary: TermDictionary,
+                        postings: Postings, positions: DocumentPositions, facets: SegmentFacets) -> Segment {
+        let count = docIDs.count
+        let keyCount = order.keys.count
         var newDocIDs = [DocID](), newValues = [Double]()
         newDocIDs.reserveCapacity(count)
         newValues.reserveCapacity(values.count)
@@ -99,14 +83,13 @@ struct SegmentBuilder {
             newDocIDs.append(docIDs[old])
             newValues.append(contentsOf: values[old * keyCount..<(old + 1) * keyCount])
         }
-        let (postings, positions) = layOutTokens(permutation: permutation, termRemap: termRemap)
         let sortRanks = order.sortCriterionKeys.map { key in
-            Self.denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
+            denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
         }
         let lookup = newDocIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted().map { UInt32(truncatingIfNeeded: $0) }
         var segment = Segment(docIDs: StoredArray(newDocIDs), sortValues: NumberArray(newValues), keyCount: keyCount, sortRanks: sortRanks,
                               dictionary: dictionary, postings: postings, positions: positions, lookup: StoredArray(lookup),
-                              facets: facets.finish(permutation: permutation))
+                              facets: facets)
         segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)
         return segment
     }
@@ -126,9 +109,8 @@ struct SegmentBuilder {
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends
     /// on which segment or batch it arrived in (`updating()` then ranks exactly as `build()`).
-    private func staticPermutation() -> [Int] {
+    static func staticPermutation(ids: [DocID], values: [Double], order: StaticOrder) -> [Int] {
         let keyCount = order.keys.count
-        let ids = docIDs
         guard keyCount > 0 else {
             if zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { return Array(0..<ids.count) }
             return Array(0..<ids.count).sorted { ids[$0] < ids[$1] }

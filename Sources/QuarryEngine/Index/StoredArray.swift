@@ -24,6 +24,16 @@ struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked
         isMapped = false
     }
 
+    /// `count` elements written in place by `body`, which initializes every one: a large array made without
+    /// the copy `init(_:)` makes of one built elsewhere.
+    init(count: Int, initializingWith body: (UnsafeMutableBufferPointer<Element>) -> Void) {
+        let heap = HeapElements<Element>(count: count)
+        body(heap.buffer)
+        owner = heap
+        buffer = UnsafeBufferPointer(heap.buffer)
+        isMapped = false
+    }
+
     /// `count` elements at byte `offset` of `mapping`, which the caller has checked lie inside it, aligned.
     init(mapping: FileMapping, offset: Int, count: Int) {
         owner = mapping
@@ -64,6 +74,10 @@ private final class HeapElements<Element: BitwiseCopyable> {
     init<S: Collection>(_ elements: S) where S.Element == Element {
         buffer = UnsafeMutableBufferPointer.allocate(capacity: elements.count)
         _ = buffer.initialize(from: elements)
+    }
+
+    init(count: Int) {
+        buffer = UnsafeMutableBufferPointer.allocate(capacity: count)
     }
 
     deinit { buffer.deallocate() }

@@ -1,0 +1,261 @@
+/// How do segments become one without their records?
+///
+/// A part's postings already hold each document's best score for a term, and its token positions each
+/// token's location; what a merge changes is only the ordinals (the parts' live documents in static order)
+/// and the term ids (the union of the dictionaries). So each merged term's postings are the parts' postings
+/// of that term renumbered, their ascending runs merged, and each document's tokens are its part's tokens
+/// recoded. Laying the segment out again from tokens, as a build from records does, held every token of the
+/// merge at once (6 bytes each: a merge of 512,000 documents of the benchmark catalogue rose about 400 MiB
+/// above the index, Benchmarks/RESULTS.md); this holds the output and one term's postings. Both encodings
+/// choose their codes as a build does (by frequency, ties by id), so the result is the segment a build
+/// from records would lay out, but for the terms only deleted documents held, which keep empty postings.
+struct SegmentMerge: Sendable {
+    let parts: [Segment]
+    let termMaps: [[UInt32]]
+    let termCount: Int
+    /// Per part, the merged ordinal of each of its documents (`.max` for a deleted one).
+    let renumbered: [[UInt32]]
+
+    /// A part's document.
+    struct Origin: Sendable {
+        let part: UInt32
+        let ordinal: UInt32
+    }
+
+    /// The documents of `parts` not marked in `dead`, as one segment.
+    static func merge(_ parts: [Segment], dead: [Bitset], order: StaticOrder, facets layout: FacetLayout) -> Segment {
+        let (dictionary, termMaps) = TermDictionary.merging(parts.map(\.dictionary))
+        var docIDs: [DocID] = [], values: [Double] = [], origins: [Origin] = []
+        var facets = SegmentFacetsBuilder(layout: layout)
+        for (p, (segment, dead)) in zip(parts, dead).enumerated() {
+            facets.add(segment.facets, documents: segment.count, dead: dead)
+            for ordinal in 0..<segment.count where !dead.contains(ordinal) {
+                docIDs.append(segment.docIDs[ordinal])
+                values.append(contentsOf: segment.values(of: ordinal))
+                origins.append(Origin(part: UInt32(p), ordinal: UInt32(ordinal)))
+            }
+        }
+        let permutation = SegmentBuilder.staticPermutation(ids: docIDs, values: values, order: order)
+        var renumbered = parts.map { [UInt32](repeating: .max, count: $0.count) }
+        for (new, old) in permutation.enumerated() {
+            renumbered[Int(origins[old].part)][Int(origins[old].ordinal)] = UInt32(new)
+        }
+        origins = []
+        let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: dictionary.count, renumbered: renumbered)
+        let (postings, positions) = Parallel.both({ merge.postings() }, { merge.positions(documents: permutation.count) })
+        return SegmentBuilder.segment(docIDs: docIDs, values: values, permutation: permutation, order: order,
+                                      dictionary: dictionary, postings: postings, positions: positions,
+                                      facets: facets.finish(permutation: permutation))
+    }
+
+    /// Each merged term's postings: its parts' postings renumbered, deleted documents left out, their runs
+    /// merged into one ascending list.
+    func postings() -> Postings {
+        let codes = Postings.ScoreCodes(frequency: scoreFrequency())
+        let documents = renumbered.reduce(0) { $0 + $1.count }
+        var offsets = [UInt32](repeating: 0, count: termCount + 1), starts = offsets
+        var lowestScores = [UInt16](repeating: .max, count: termCount)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(parts.reduce(PrefixVarint.padding) { $0 + $1.postings.bytes.count })
+        // The parts' arrays laid end to end, so the loop over terms reads them without retaining any.
+        let flat = FlatParts(self)
+        var cursor = flat.termBase.dropLast().map { $0 }
+        // A term has at most one posting a document. Entries are an ordinal above its score: ordinals are
+        // distinct within a term, so they order the entries.
+        let run = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(documents, 1))
+        let spare = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(documents, 1))
+        let encoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 7 * max(documents, 1))
+        defer {
+            run.deallocate()
+            spare.deallocate()
+            encoded.deallocate()
+        }
+        var ends: [Int] = []
+        withExtendedLifetime(parts) {
+            flat.withBuffers { termMap, termOffsets, termStarts, scoreValues, numbers in
+                for term in 0..<termCount {
+                    var count = 0
+                    ends.removeAll(keepingCapacity: true)
+                    for p in 0..<parts.count where cursor[p] < flat.termBase[p + 1] && Int(termMap[cursor[p]]) == term {
+                        let at = cursor[p], raw = flat.bytes[p], scores = flat.scoreBase[p], first = flat.documentBase[p]
+                        var position = Int(termStarts[at + p]), doc = 0
+                        for _ in 0..<Int(termOffsets[at + 1 + p] - termOffsets[at + p]) {
+                            let (gap, gapLength) = PrefixVarint.read(raw, at: position)
+                            let (code, codeLength) = PrefixVarint.read(raw, at: position + gapLength)
+                            position += gapLength + codeLength
+                            doc += Int(gap)
+                            let new = numbers[first + doc]
+                            if new != .max {
+                                run[count] = UInt64(new) << 16 | UInt64(scoreValues[scores + Int(code)])
+                                count += 1
+                            }
+                        }
+                        if count > (ends.last ?? 0) { ends.append(count) }
+                        cursor[p] += 1
+                    }
+                    let sorted = ends.count > 1 ? Self.mergeRuns(run, spare, ends: ends) : run
+                    var previous: UInt32 = 0, lowest = UInt16.max, length = 0
+                    for entry in sorted[0..<count] {
+                        let doc = UInt32(truncatingIfNeeded: entry >> 16), score = UInt16(truncatingIfNeeded: entry)
+                        length = PrefixVarint.write(doc - previous, to: encoded, at: length)
+                        length = PrefixVarint.write(codes.code[Int(score)], to: encoded, at: length)
+                        previous = doc
+                        lowest = min(lowest, score & ~AttributeScore.typoDisabledFlag)
+                    }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[0..<length]))
+                    lowestScores[term] = lowest
+                    offsets[term + 1] = offsets[term] + UInt32(count)
+                    starts[term + 1] = UInt32(bytes.count)
+                }
+            }
+        }
+        bytes.append(contentsOf: repeatElement(0, count: PrefixVarint.padding))
+        return Postings(offsets: offsets, starts: starts, bytes: StoredArray(bytes), scoreValues: codes.values,
+                        lowestScores: lowestScores)
+    }
+
+    /// How many live postings carry each score: what the score codes are chosen by.
+    private func scoreFrequency() -> [Int] {
+        var frequency = [Int](repeating: 0, count: 1 << 16)
+        for (segment, numbers) in zip(parts, renumbered) {
+            segment.postings.withView { view in
+                for term in 0..<segment.postings.termCount {
+                    view.forEach(term) { doc, score in
+                        if numbers[doc] != .max { frequency[Int(score)] += 1 }
+                    }
+                }
+            }
+        }
+        return frequency
+    }
+
+    /// Merges the ascending runs of `a` that end at `ends`, pairwise through `b`, until one is left: in `a`
+    /// or in `b`, whichever is returned.
+    private static func mergeRuns(_ a: UnsafeMutableBufferPointer<UInt64>, _ b: UnsafeMutableBufferPointer<UInt64>,
+                                  ends: [Int]) -> UnsafeMutableBufferPointer<UInt64> {
+        var ends = ends, from = a, to = b
+        while ends.count > 1 {
+            var merged: [Int] = [], start = 0, i = 0
+            while i < ends.count {
+                let middle = ends[i], end = i + 1 < ends.count ? ends[i + 1] : middle
+                var x = start, y = middle, out = start
+                while x < middle && y < end {
+                    if from[x] < from[y] { to[out] = from[x]; x += 1 } else { to[out] = from[y]; y += 1 }
+                    out += 1
+                }
+                while x < middle { to[out] = from[x]; x += 1; out += 1 }
+                while y < end { to[out] = from[y]; y += 1; out += 1 }
+                merged.append(end)
+                start = end
+                i += 2
+            }
+            swap(&from, &to)
+            ends = merged
+        }
+        return from
+    }
+
+    /// Each of the `documents` live documents' tokens, in merged order, recoded under the merged terms.
+    func positions(documents: Int) -> DocumentPositions {
+        var frequency = [UInt32](repeating: 0, count: termCount)
+        var tokenCount = 0
+        for (p, segment) in parts.enumerated() {
+            let positions = segment.positions, numbers = renumbered[p]
+            var perCode = [UInt32](repeating: 0, count: positions.terms.count)
+            positions.withTokens { view in
+                for ordinal in 0..<segment.count where numbers[ordinal] != .max {
+                    view.forEachCode(ordinal) { code, _ in perCode[code] &+= 1 }
+                }
+            }
+            for (code, n) in perCode.enumerated() {
+                frequency[Int(termMaps[p][Int(positions.terms[code])])] &+= n
+                tokenCount += Int(n)
+            }
+        }
+        // As a build codes them: by descending frequency, ties by term id.
+        let byFrequency = (0..<termCount).sorted { frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : $0 < $1 }
+        var codeOfTerm = [UInt32](repeating: 0, count: termCount)
+        for (code, term) in byFrequency.enumerated() { codeOfTerm[term] = UInt32(code) }
+        let recode = parts.enumerated().map { p, segment in
+            segment.positions.terms.map { codeOfTerm[Int(termMaps[p][Int($0)])] }
+        }
+        // Each document's length under the new codes, then its bytes where they go: part by part, each
+        // part's tokens read in order, the whole written in place.
+        var starts = [UInt32](repeating: 0, count: documents + 1)
+        for (p, segment) in parts.enumerated() {
+            let numbers = renumbered[p], map = recode[p]
+            segment.positions.withTokens { view in
+                for ordinal in 0..<segment.count where numbers[ordinal] != .max {
+                    var length = 0, previous: UInt16?
+                    view.forEachCode(ordinal) { code, location in
+                        length += TokenCoding.length(code: map[code], location: location, after: previous)
+                        previous = location
+                    }
+                    starts[Int(numbers[ordinal]) + 1] = UInt32(length)
+                }
+            }
+        }
+        for ordinal in 0..<documents { starts[ordinal + 1] += starts[ordinal] }
+        let total = Int(starts[documents])
+        let bytes = StoredArray<UInt8>(count: total + TokenCoding.padding) { out in
+            for (p, segment) in parts.enumerated() {
+                let numbers = renumbered[p], map = recode[p]
+                segment.positions.withTokens { view in
+                    for ordinal in 0..<segment.count where numbers[ordinal] != .max {
+                        var at = Int(starts[Int(numbers[ordinal])]), previous: UInt16?
+                        view.forEachCode(ordinal) { code, location in
+                            at = TokenCoding.write(code: map[code], location: location, after: previous, to: out, at: at)
+                            previous = location
+                        }
+                    }
+                }
+            }
+            for i in total..<out.count { out[i] = 0 }
+        }
+        return DocumentPositions(starts: starts, bytes: bytes, terms: byFrequency.map { UInt32($0) },
+                                 tokenCount: tokenCount)
+    }
+}
+
+/// The arrays a merge of postings reads from every part, each laid end to end: part `p`'s terms start at
+/// `termBase[p]` (its offsets at `termBase[p] + p`, one more each), its score values at `scoreBase[p]`,
+/// its documents' new ordinals at `documentBase[p]`.
+private struct FlatParts {
+    let termMap: [UInt32]
+    let termOffsets: [UInt32]
+    let termStarts: [UInt32]
+    let scoreValues: [UInt16]
+    let numbers: [UInt32]
+    let termBase: [Int]
+    let scoreBase: [Int]
+    let documentBase: [Int]
+    /// Each part's postings bytes, alive as long as the parts are.
+    let bytes: [UnsafeRawBufferPointer]
+
+    init(_ merge: SegmentMerge) {
+        let postings = merge.parts.map(\.postings)
+        termMap = Array(merge.termMaps.joined())
+        termOffsets = Array(postings.map(\.offsets).joined())
+        termStarts = Array(postings.map(\.starts).joined())
+        scoreValues = Array(postings.map(\.scoreValues).joined())
+        numbers = Array(merge.renumbered.joined())
+        func bases(_ counts: [Int]) -> [Int] { counts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) } }
+        termBase = bases(merge.termMaps.map(\.count))
+        scoreBase = bases(postings.map(\.scoreValues.count))
+        documentBase = bases(merge.renumbered.map(\.count))
+        bytes = postings.map { UnsafeRawBufferPointer($0.bytes.buffer) }
+    }
+
+    func withBuffers<R>(_ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>,
+                                 UnsafeBufferPointer<UInt16>, UnsafeBufferPointer<UInt32>) -> R) -> R {
+        termMap.withUnsafeBufferPointer { termMap in
+            termOffsets.withUnsafeBufferPointer { termOffsets in
+                termStarts.withUnsafeBufferPointer { termStarts in
+                    scoreValues.withUnsafeBufferPointer { scoreValues in
+                        numbers.withUnsafeBufferPointer { numbers in body(termMap, termOffsets, termStarts, scoreValues, numbers) }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+@testable import QuarryEngine
+import QuarryJSON
+import XCTest
+import QuarrySearchContract
+
+/// A merge renumbers the parts' postings and recodes their tokens instead of laying the segment out from
+/// tokens (`SegmentMerge`): what it makes is the segment a build from the same live records lays out, array
+/// for array, but for the terms only deleted documents held, which the merged dictionary keeps with no
+/// postings. Pinned over parts with replaced and deleted documents, terms shared and not, several
+/// attributes (unordered, typo tolerance disabled, arrays, long text), non-ASCII words and a custom ranking.
+final class SegmentMergeTests: XCTestCase {
+    private func settings() throws -> IndexSettings {
+        try IndexSettings(json: [
+            "searchableAttributes": ["title", "unordered(body)", "tags", "code"],
+            "disableTypoToleranceOnAttributes": ["code"],
+            "customRanking": ["desc(pop)"],
+            "attributesForFaceting": ["tags"],
+        ])
+    }
+
+    private func record(_ i: Int, generation: Int = 0) -> JSONObject {
+        let words = ["alpha", "beta", "gamma", "délta", "epsilon", "zeta", "théta", "kappa", "lambda", "über"]
+        let body = (0..<(i % 7 * 40)).map { words[($0 * 7 + i + generation) % words.count] }.joined(separator: " ")
+        return [
+            "objectID": .string("r\(i)"),
+            "title": .string("\(words[(i + generation) % 10]) \(words[(i * 3) % 10]) item\(i) g\(generation)"),
+            "body": .string(body),
+            "tags": .array([.string(words[i % 10]), .string("tag\(i % 13)")]),
+            "code": .string("c\(i % 17)x"),
+            "pop": JSON((i * 37 + generation) % 101),
+        ]
+    }
+
+    func testMergedSegmentIsTheSegmentABuildOfTheLiveRecordsLaysOut() throws {
+        let settings = try settings()
+        var live: [DocID: JSONObject] = [:]
+        for i in 0..<120 { live[DocID(i)] = record(i) }
+        var index = SearchIndex.build(settings: settings, records: live.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let tiny = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0)
+        for batch in 1...5 {
+            var upserts: [(DocID, JSONObject)] = [], deletions: [DocID] = []
+            for k in 0..<30 {
+                let id = DocID((batch * 41 + k * 13) % 200)
+                if k % 5 == 0 {
+                    deletions.append(id)
+                    live[id] = nil
+                } else {
+                    let r = record(Int(id), generation: batch)
+                    upserts.append((id, r))
+                    live[id] = r
+                }
+            }
+            index = index.updating(upserts: upserts, deletions: deletions, policy: tiny)
+        }
+        XCTAssertEqual(index.segments.count, 6)
+        XCTAssertGreaterThan(index.dead.reduce(0) { $0 + $1.count }, 50)
+
+        let merged = try XCTUnwrap(index.compacted().segments.first)
+        let built = try XCTUnwrap(SearchIndex.build(settings: settings, records: live.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            .segments.first)
+        XCTAssertEqual(merged.docIDs.array, built.docIDs.array)
+        XCTAssertEqual(merged.sortValues.count, built.sortValues.count)
+        XCTAssertTrue(zip(merged.sortValues, built.sortValues).allSatisfy { $0 == $1 })
+        XCTAssertEqual(merged.sortRanks, built.sortRanks)
+        XCTAssertEqual(merged.lookup.array, built.lookup.array)
+
+        // Every term of the build, with the same postings; the merge's other terms (held only by deleted documents) have none.
+        var onlyDeleted = 0
+        for term in 0..<merged.dictionary.count {
+            let word = merged.dictionary.term(term)
+            guard let other = built.dictionary.find(word) else {
+                XCTAssertEqual(merged.postings.count(of: term), 0, "\(String(decoding: word, as: UTF8.self)) has no live document")
+                XCTAssertEqual(merged.postings.lowestScores[term], .max)
+                onlyDeleted += 1
+                continue
+            }
+            var a: [[Int]] = [], b: [[Int]] = []
+            merged.postings.forEach(term) { a.append([$0, Int($1)]) }
+            built.postings.forEach(other) { b.append([$0, Int($1)]) }
+            XCTAssertEqual(a, b, "postings of \(String(decoding: word, as: UTF8.self))")
+            XCTAssertEqual(merged.postings.lowestScores[term], built.postings.lowestScores[other])
+        }
+        XCTAssertGreaterThan(onlyDeleted, 0, "some terms were held only by deleted documents")
+        XCTAssertEqual(merged.dictionary.count - onlyDeleted, built.dictionary.count)
+        XCTAssertEqual(merged.postings.bytes.array, built.postings.bytes.array, "same gaps under the same score codes")
+        XCTAssertEqual(merged.postings.scoreValues, built.postings.scoreValues)
+
+        // Each document's tokens, by word and location; coded alike (the build's terms come first by frequency).
+        XCTAssertEqual(merged.positions.tokenCount, built.positions.tokenCount)
+        for ordinal in 0..<merged.count {
+            var a: [String] = [], b: [String] = []
+            merged.positions.forEachToken(of: ordinal) { a.append("\(merged.dictionary.term($0)) \($1)") }
+            built.positions.forEachToken(of: ordinal) { b.append("\(built.dictionary.term($0)) \($1)") }
+            XCTAssertEqual(a, b, "tokens of ordinal \(ordinal)")
+        }
+        XCTAssertEqual(merged.positions.starts, built.positions.starts)
+        XCTAssertEqual(merged.positions.bytes.array, built.positions.bytes.array)
+        XCTAssertTrue(merged.positions.isWellFormed(termCount: merged.dictionary.count))
+        XCTAssertTrue(merged.postings.isWellFormed(documents: merged.count))
+    }
+}
