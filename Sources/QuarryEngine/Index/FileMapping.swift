@@ -108,6 +108,13 @@ final class FileMapping: @unchecked Sendable {
         _ = madvise(UnsafeMutableRawPointer(mutating: base), raw.count, MADV_DONTNEED)
     }
 
+    /// Unmaps from this process the pages spanning `bytes` (a part of this file), as `releaseResidentPages`
+    /// does for all of it.
+    func releaseResidentPages(of bytes: UnsafeRawBufferPointer) {
+        guard let (start, length) = pages(of: bytes) else { return }
+        _ = madvise(start, length, MADV_DONTNEED)
+    }
+
     /// The whole pages spanning `bytes`, or nil when they are not in this file (an array on the heap).
     private func pages(of bytes: UnsafeRawBufferPointer) -> (UnsafeMutableRawPointer, Int)? {
         guard let base = raw.baseAddress, let start = bytes.baseAddress, bytes.count > 0 else { return nil }

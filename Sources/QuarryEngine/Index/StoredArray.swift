@@ -63,6 +63,11 @@ struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked
     /// Bytes read in place from a file (none when on the heap).
     var mappedBytes: Int { isMapped ? buffer.count * MemoryLayout<Element>.stride : 0 }
 
+    /// Unmaps this array's pages from the process when it is read in place (they stay in the page cache).
+    func releaseResidentPages() {
+        (owner as? FileMapping)?.releaseResidentPages(of: UnsafeRawBufferPointer(buffer))
+    }
+
     /// A copy as an array (tests, and tools that edit elements).
     var array: [Element] { [Element](buffer) }
 }

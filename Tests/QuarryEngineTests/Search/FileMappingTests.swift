@@ -28,6 +28,45 @@ final class FileMappingTests: XCTestCase {
         bytes.withUnsafeBytes { mapping.populate(UnsafeRawBufferPointer(rebasing: $0[0..<10])) }  // not in the file: nothing
     }
 
+    /// What a merge does with the arrays it read in place (`Segment.releaseResidentPages`): their pages leave
+    /// the process (the mapping's resident size in /proc/self/smaps falls), the rest of the file's stay (but
+    /// for the 2 MiB huge page at either end, which the kernel unmaps whole), and the bytes read the same after.
+    func testReleasingAPartUnmapsItsPagesOnly() throws {
+        let length = 16 << 20
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 40_503 >> 9) }
+        let mapping = try FileMapping(path: try temporaryFile(bytes))
+        mapping.populate(mapping.raw)
+        let all = try XCTUnwrap(residentKiB(mapping))
+        XCTAssertGreaterThanOrEqual(all, 16 << 10)
+        let part = UnsafeRawBufferPointer(rebasing: mapping.raw[(5 << 20) + 100..<(9 << 20) - 100])
+        mapping.releaseResidentPages(of: part)
+        let after = try XCTUnwrap(residentKiB(mapping))
+        XCTAssertLessThanOrEqual(after, all - (4 << 10), "the 4 MiB of whole pages the part spans are gone")
+        XCTAssertGreaterThanOrEqual(after, all - (8 << 10), "the rest stays")
+        mapping.releaseResidentPages(of: UnsafeRawBufferPointer(start: nil, count: 0))
+        bytes.withUnsafeBytes { mapping.releaseResidentPages(of: UnsafeRawBufferPointer(rebasing: $0[0..<4096])) }  // not in the file
+        XCTAssertEqual(residentKiB(mapping), after)
+        XCTAssertTrue(part.elementsEqual(bytes[(5 << 20) + 100..<(9 << 20) - 100]))
+    }
+
+    /// The resident KiB of `mapping`'s block in /proc/self/smaps.
+    private func residentKiB(_ mapping: FileMapping) -> Int? {
+        // /proc files report no size, so they are read to their end rather than by length.
+        guard let base = mapping.raw.baseAddress, let file = FileHandle(forReadingAtPath: "/proc/self/smaps"),
+              let data = try? file.readToEnd() else { return nil }
+        let smaps = String(decoding: data, as: UTF8.self)
+        let start = String(UInt(bitPattern: base), radix: 16)
+        var inBlock = false
+        for line in smaps.split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), line[..<dash].allSatisfy(\.isHexDigit) {
+                inBlock = line[..<dash].drop { $0 == "0" } == start.drop { $0 == "0" }
+            } else if inBlock, line.hasPrefix("Rss:") {
+                return Int(line.split(separator: " ")[1])
+            }
+        }
+        return nil
+    }
+
     func testAMappingReadsTheFileWhateverPartOfItIsCached() throws {
         let length = 3 << 20 + 123
         let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
