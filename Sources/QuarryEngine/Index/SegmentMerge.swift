@@ -93,7 +93,7 @@ struct SegmentMerge: Sendable {
                         if count > (ends.last ?? 0) { ends.append(count) }
                         cursor[p] += 1
                     }
-                    let sorted = ends.count > 1 ? Self.mergeRuns(run, spare, ends: ends) : run
+                    let sorted = ends.count > 1 ? Self.mergeRuns(run, spare, count: count, ends: &ends) : run
                     var previous: UInt32 = 0, lowest = UInt16.max, length = 0
                     for entry in sorted[0..<count] {
                         let doc = UInt32(truncatingIfNeeded: entry >> 16), score = UInt16(truncatingIfNeeded: entry)
@@ -129,13 +129,23 @@ struct SegmentMerge: Sendable {
         return frequency
     }
 
-    /// Merges the ascending runs of `a` that end at `ends`, pairwise through `b`, until one is left: in `a`
-    /// or in `b`, whichever is returned.
+    /// Sorts the `count` entries of `a`, ascending runs ending at `ends`: in place by insertion when they
+    /// are few, else merging the runs pairwise through `b` until one is left, in `a` or in `b`, whichever is
+    /// returned. `ends` is spent.
     private static func mergeRuns(_ a: UnsafeMutableBufferPointer<UInt64>, _ b: UnsafeMutableBufferPointer<UInt64>,
-                                  ends: [Int]) -> UnsafeMutableBufferPointer<UInt64> {
-        var ends = ends, from = a, to = b
+                                  count: Int, ends: inout [Int]) -> UnsafeMutableBufferPointer<UInt64> {
+        if count <= 16 {
+            for i in 1..<max(count, 1) {
+                let entry = a[i]
+                var j = i
+                while j > 0 && a[j - 1] > entry { a[j] = a[j - 1]; j -= 1 }
+                a[j] = entry
+            }
+            return a
+        }
+        var from = a, to = b
         while ends.count > 1 {
-            var merged: [Int] = [], start = 0, i = 0
+            var kept = 0, start = 0, i = 0
             while i < ends.count {
                 let middle = ends[i], end = i + 1 < ends.count ? ends[i + 1] : middle
                 var x = start, y = middle, out = start
@@ -145,12 +155,13 @@ struct SegmentMerge: Sendable {
                 }
                 while x < middle { to[out] = from[x]; x += 1; out += 1 }
                 while y < end { to[out] = from[y]; y += 1; out += 1 }
-                merged.append(end)
+                ends[kept] = end
+                kept += 1
                 start = end
                 i += 2
             }
+            ends.removeLast(ends.count - kept)
             swap(&from, &to)
-            ends = merged
         }
         return from
     }

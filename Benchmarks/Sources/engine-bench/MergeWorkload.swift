@@ -1,0 +1,58 @@
+import Foundation
+import QuarryEngine
+import QuarryJSON
+import QuarrySearchContract
+
+/// `engine-bench merge CATALOGUE PARTS SIZE [rounds]`: the cost of one merge, in process.
+///
+/// The catalogue's first PARTS × SIZE records (NDJSON from `catalogue.py`, `peer_bench.py`'s settings) are
+/// indexed as PARTS segments of SIZE, as a stream of batches leaves them, then merged into one
+/// (`compacted()`) `rounds` times. A merge of 8 segments of 1,000 is the first tier of the merge policy, of 8
+/// of 8,000 the second (ARCHITECTURE.md, "Segments and merges"). Reports the fastest and median wall time and
+/// the resident memory the merge added; through the daemon the same work runs beside writes and searches.
+func runMerge(_ arguments: [String]) throws {
+    guard arguments.count >= 5, let parts = Int(arguments[3]), let size = Int(arguments[4]), parts > 0, size > 0 else {
+        print("usage: engine-bench merge CATALOGUE.ndjson PARTS SIZE [rounds]")
+        exit(2)
+    }
+    let rounds = arguments.count > 5 ? Int(arguments[5]) ?? 5 : 5
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: arguments[2]))
+    var records: [JSONObject] = [], pending = Data()
+    while records.count < parts * size, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        pending.append(chunk)
+        var start = pending.startIndex
+        while records.count < parts * size, let end = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if end > start, case .object(let record) = try JSONParser.parse(pending[start..<end]) { records.append(record) }
+            start = pending.index(after: end)
+        }
+        pending = Data(pending[start...])
+    }
+    guard records.count == parts * size else {
+        print("the catalogue holds \(records.count) records, fewer than \(parts * size)")
+        exit(2)
+    }
+    var settings = IndexSettings()
+    try settings.merge([
+        "searchableAttributes": ["name", "brand", "description"],
+        "attributesForFaceting": ["brand", "categories.lvl0", "tags"],
+        "customRanking": ["desc(popularity)"],
+    ])
+    let batches = (0..<parts).map { p in (p * size..<(p + 1) * size).map { (DocID($0), records[$0]) } }
+    var index = SearchIndex.build(settings: settings, records: batches[0])
+    for batch in batches.dropFirst() { index = index.updating(upserts: batch, deletions: []) }
+    records = []
+    print("\(parts * size) records in \(index.memory().segments) segments")
+    let clock = ContinuousClock()
+    var times: [Double] = [], added: [Int] = []
+    for _ in 0..<rounds {
+        let before = residentKilobytes()
+        var merged: SearchIndex?
+        times.append(seconds(clock.measure { merged = index.compacted() }))
+        added.append(residentKilobytes() - before)
+        precondition(merged?.memory().segments == 1 && merged?.documentCount == parts * size, "one segment of every record")
+    }
+    times.sort()
+    print(String(format: "merge of %d segments of %d: fastest %.1f ms, median %.1f ms (%.2f us a document); RSS +%d MiB",
+                 parts, size, times[0] * 1000, times[times.count / 2] * 1000, times[times.count / 2] * 1e6 / Double(parts * size),
+                 (added.max() ?? 0) / 1024))
+}
