@@ -22,6 +22,19 @@ struct Bitset: Sendable, Equatable {
         return w < words.count && words[w] & (1 << UInt64(n & 63)) != 0
     }
 
+    /// Calls `body` with each ordinal below `n` not in the set, ascending, reading 64 at a time.
+    @inline(__always)
+    func forEachAbsent(below n: Int, _ body: (Int) -> Void) {
+        for w in 0..<(n + 63) >> 6 {
+            var bits = ~(w < words.count ? words[w] : 0)
+            if (w + 1) << 6 > n { bits &= (1 << UInt64(n & 63)) &- 1 }
+            while bits != 0 {
+                body(w << 6 + bits.trailingZeroBitCount)
+                bits &= bits &- 1
+            }
+        }
+    }
+
     mutating func insert(_ n: Int) {
         let w = n >> 6
         if w >= words.count { words.append(contentsOf: repeatElement(0, count: w + 1 - words.count)) }

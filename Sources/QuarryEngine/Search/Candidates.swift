@@ -198,7 +198,17 @@ struct Candidates {
         result.bestAttribute = bestAttribute
         result.proximity = proximity
         result.deferred = deferred
-        if singleDense {
+        if dead.count > n / 2 && (singleDense || alive.count > n / 32) {
+            // Most documents are dead (a filter that leaves few: `dead` holds the documents it excludes): the
+            // survivors are listed from the live ones, 64 at a time, where counting them checked every
+            // document's stamp and bit (`ca` with a category filter on 1M records: 7.8 ms against 4.4 without).
+            var list: [UInt32] = []
+            stamp.withUnsafeBufferPointer { stamp in
+                dead.forEachAbsent(below: n) { d in if stamp[d] == final { list.append(UInt32(d)) } }
+            }
+            result.count = list.count
+            result.list = list
+        } else if singleDense {
             result.list = nil
             result.count = firstCount
             if dead.count > 0 {

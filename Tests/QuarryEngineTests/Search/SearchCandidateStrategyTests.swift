@@ -9,6 +9,8 @@ import QuarryText
 ///    surviving documents' tokens); both give the same documents with the same typo, exact and attribute
 ///    values, for prefixes, typos and typo-disabled attributes alike.
 /// 2. The one-pass `ProximityScorer` equals the pairwise proximity of `DocumentMatcher`.
+/// 3. When most documents are dead (a filter that leaves few), the survivors listed from the live ones are
+///    the candidates without the dead ones, with the same values.
 final class SearchCandidateStrategyTests: XCTestCase {
     func testBothStrategiesAgree() throws {
         var matched = 0
@@ -51,7 +53,32 @@ final class SearchCandidateStrategyTests: XCTestCase {
         XCTAssertGreaterThan(compared, 100)
     }
 
-    private func forEachQuery(_ body: (String, SearchIndex, Segment, [MatchedTerms]) throws -> Void) throws {
+    func testAFilterLeavingFewDocumentsListsTheSameCandidates() throws {
+        var compared = 0
+        try forEachQuery(["a", "gam", "alpha", "alpha beta", "gamma d", "better a", "omgea"]) { query, index, segment, terms in
+            var filtered = Bitset(capacity: segment.count)
+            for d in 0..<segment.count where d % 7 != 3 { filtered.insert(d) }
+            XCTAssertGreaterThan(filtered.count, segment.count / 2)
+            let all = Candidates.collect(segment: segment, dead: index.dead[0], words: terms, layout: index.layout)
+            let few = Candidates.collect(segment: segment, dead: filtered, words: terms, layout: index.layout)
+            XCTAssertNotNil(few.list, "listed, \(query)")
+            var expected: [[Int]] = [], listed: [[Int]] = []
+            all.forEach(dead: index.dead[0]) { d in
+                if !filtered.contains(d) { expected.append([d, Int(all.typos[d]), Int(all.exact[d]), Int(all.attribute[d])]) }
+                return true
+            }
+            few.forEach(dead: filtered) { listed.append([$0, Int(few.typos[$0]), Int(few.exact[$0]), Int(few.attribute[$0])]); return true }
+            XCTAssertEqual(listed, expected, query)
+            XCTAssertEqual(few.count, expected.count, query)
+            XCTAssertTrue(expected.allSatisfy { few.contains($0[0], dead: filtered) })
+            compared += expected.count
+        }
+        XCTAssertGreaterThan(compared, 50)
+    }
+
+    private func forEachQuery(_ queries: [String] = ["alpha beta", "alpah bet", "gamma d", "omega omgea a", "deltas gammon",
+                                                     "better alpine omega", "better a", "alpha alpha", "gamma alpha beta"],
+                              _ body: (String, SearchIndex, Segment, [MatchedTerms]) throws -> Void) throws {
         var settings = IndexSettings()
         settings.searchableAttributes = [SearchableAttribute(paths: ["name"]), SearchableAttribute(paths: ["tags"], ordered: false),
                                          SearchableAttribute(paths: ["code"])]
@@ -69,7 +96,7 @@ final class SearchCandidateStrategyTests: XCTestCase {
         }
         let index = SearchIndex.build(settings: settings, records: records)
         let segment = try XCTUnwrap(index.segments.first)
-        for query in ["alpha beta", "alpah bet", "gamma d", "omega omgea a", "deltas gammon", "better alpine omega", "better a", "alpha alpha", "gamma alpha beta"] {
+        for query in queries {
             let parameters = try SearchParameters(json: ["query": .string(query)], settings: settings)
             let terms = QueryWords.parse(parameters).map { TypoMatcher(dictionary: segment.dictionary).match($0) }
             try body(query, index, segment, terms)
