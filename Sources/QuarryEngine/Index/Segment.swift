@@ -30,9 +30,9 @@ struct Segment: Sendable {
     /// how a merge made off the write path finds its segments again in a later snapshot.
     var identity: ObjectIdentifier { ObjectIdentifier(neighbors) }
 
-    /// Unmaps the pages of its token positions and postings when they are read in place: a merge reads them
-    /// whole, and a file stays mapped until its last segment is dropped, so after a merge they would stay
-    /// resident, unread, until the next save (about 140 MiB after a 512,000-document merge).
+    /// Unmaps the pages of its token positions and postings when they are read in place: a merge or a save
+    /// reads them whole, and a file stays mapped until its last segment is dropped, so after a merge they
+    /// would stay resident, unread, until the next save (about 140 MiB after a 512,000-document merge).
     func releaseResidentPages() {
         positions.bytes.releaseResidentPages()
         postings.bytes.releaseResidentPages()
