@@ -167,9 +167,16 @@ struct TokenView {
 enum TokenCoding {
     static let padding = PrefixVarint.padding
 
-    static func append(code: UInt32, location: UInt16, after previous: UInt16?, to bytes: inout [UInt8]) {
+    /// The varint's value and whether the location follows the previous one (then it is not written).
+    @inline(__always)
+    private static func flagged(code: UInt32, location: UInt16, after previous: UInt16?) -> (value: UInt32, next: Bool) {
         let next = previous.map { $0 &+ 1 == location } ?? false
-        PrefixVarint.append(code << 1 | (next ? 1 : 0), to: &bytes)
+        return (code << 1 | (next ? 1 : 0), next)
+    }
+
+    static func append(code: UInt32, location: UInt16, after previous: UInt16?, to bytes: inout [UInt8]) {
+        let (value, next) = flagged(code: code, location: location, after: previous)
+        PrefixVarint.append(value, to: &bytes)
         if !next {
             bytes.append(UInt8(truncatingIfNeeded: location))
             bytes.append(UInt8(truncatingIfNeeded: location >> 8))
@@ -179,16 +186,16 @@ enum TokenCoding {
     /// How many bytes `append` adds for this token.
     @inline(__always)
     static func length(code: UInt32, location: UInt16, after previous: UInt16?) -> Int {
-        let next = previous.map { $0 &+ 1 == location } ?? false
-        return PrefixVarint.length(code << 1 | (next ? 1 : 0)) + (next ? 0 : 2)
+        let (value, next) = flagged(code: code, location: location, after: previous)
+        return PrefixVarint.length(value) + (next ? 0 : 2)
     }
 
     /// Writes what `append` adds at `p` of a buffer sized by `length` beforehand; returns the next offset.
     @inline(__always)
     static func write(code: UInt32, location: UInt16, after previous: UInt16?, to bytes: UnsafeMutableBufferPointer<UInt8>,
                       at p: Int) -> Int {
-        let next = previous.map { $0 &+ 1 == location } ?? false
-        var p = PrefixVarint.write(code << 1 | (next ? 1 : 0), to: bytes, at: p)
+        let (value, next) = flagged(code: code, location: location, after: previous)
+        var p = PrefixVarint.write(value, to: bytes, at: p)
         if !next {
             bytes[p] = UInt8(truncatingIfNeeded: location)
             bytes[p + 1] = UInt8(truncatingIfNeeded: location >> 8)

@@ -13,8 +13,10 @@ struct SegmentMerge: Sendable {
     let parts: [Segment]
     let termMaps: [[UInt32]]
     let termCount: Int
-    /// Per part, the merged ordinal of each of its documents (`.max` for a deleted one).
-    let renumbered: [[UInt32]]
+    /// The merged ordinal of each document of the parts laid end to end (`.max` for a deleted one): part `p`'s
+    /// document `d` is entry `documentBase[p] + d`.
+    let renumbered: [UInt32]
+    let documentBase: [Int]
 
     /// A part's document.
     struct Origin: Sendable {
@@ -36,12 +38,14 @@ struct SegmentMerge: Sendable {
             }
         }
         let permutation = SegmentBuilder.staticPermutation(ids: docIDs, values: values, order: order)
-        var renumbered = parts.map { [UInt32](repeating: .max, count: $0.count) }
+        let documentBase = parts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
+        var renumbered = [UInt32](repeating: .max, count: documentBase[parts.count])
         for (new, old) in permutation.enumerated() {
-            renumbered[Int(origins[old].part)][Int(origins[old].ordinal)] = UInt32(new)
+            renumbered[documentBase[Int(origins[old].part)] + Int(origins[old].ordinal)] = UInt32(new)
         }
         origins = []
-        let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: dictionary.count, renumbered: renumbered)
+        let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: dictionary.count, renumbered: renumbered,
+                                 documentBase: documentBase)
         let (postings, positions) = Parallel.both({ merge.postings() }, { merge.positions(documents: permutation.count) })
         return SegmentBuilder.segment(docIDs: docIDs, values: values, permutation: permutation, order: order,
                                       dictionary: dictionary, postings: postings, positions: positions,
@@ -52,14 +56,14 @@ struct SegmentMerge: Sendable {
     /// merged into one ascending list.
     func postings() -> Postings {
         let codes = Postings.ScoreCodes(frequency: scoreFrequency())
-        let documents = renumbered.reduce(0) { $0 + $1.count }
+        let documents = renumbered.count
         var offsets = [UInt32](repeating: 0, count: termCount + 1), starts = offsets
         var lowestScores = [UInt16](repeating: .max, count: termCount)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(parts.reduce(PrefixVarint.padding) { $0 + $1.postings.bytes.count })
         // The parts' arrays laid end to end, so the loop over terms reads them without retaining any.
         let flat = FlatParts(self)
-        var cursor = flat.termBase.dropLast().map { $0 }
+        var cursor = Array(flat.termBase.dropLast())
         // A term has at most one posting a document. Entries are an ordinal above its score: ordinals are
         // distinct within a term, so they order the entries.
         let run = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(documents, 1))
@@ -72,12 +76,12 @@ struct SegmentMerge: Sendable {
         }
         var ends: [Int] = []
         withExtendedLifetime(parts) {
-            flat.withBuffers { termMap, termOffsets, termStarts, scoreValues, numbers in
+            flat.withBuffers(renumbered) { termMap, termOffsets, termStarts, scoreValues, numbers in
                 for term in 0..<termCount {
                     var count = 0
                     ends.removeAll(keepingCapacity: true)
                     for p in 0..<parts.count where cursor[p] < flat.termBase[p + 1] && Int(termMap[cursor[p]]) == term {
-                        let at = cursor[p], raw = flat.bytes[p], scores = flat.scoreBase[p], first = flat.documentBase[p]
+                        let at = cursor[p], raw = flat.bytes[p], scores = flat.scoreBase[p], first = documentBase[p]
                         var position = Int(termStarts[at + p]), doc = 0
                         for _ in 0..<Int(termOffsets[at + 1 + p] - termOffsets[at + p]) {
                             let (gap, gapLength) = PrefixVarint.read(raw, at: position)
@@ -117,16 +121,31 @@ struct SegmentMerge: Sendable {
     /// How many live postings carry each score: what the score codes are chosen by.
     private func scoreFrequency() -> [Int] {
         var frequency = [Int](repeating: 0, count: 1 << 16)
-        for (segment, numbers) in zip(parts, renumbered) {
+        for (p, segment) in parts.enumerated() {
+            let first = documentBase[p]
             segment.postings.withView { view in
                 for term in 0..<segment.postings.termCount {
                     view.forEach(term) { doc, score in
-                        if numbers[doc] != .max { frequency[Int(score)] += 1 }
+                        if renumbered[first + doc] != .max { frequency[Int(score)] += 1 }
                     }
                 }
             }
         }
         return frequency
+    }
+
+    /// Calls `body(part, tokens, ordinal, merged ordinal)` for each live document, part by part, each part's
+    /// tokens read in order.
+    @inline(__always)
+    private func forEachLiveDocument(_ body: (Int, TokenView, Int, Int) -> Void) {
+        for (p, segment) in parts.enumerated() {
+            let first = documentBase[p]
+            segment.positions.withTokens { view in
+                for ordinal in 0..<segment.count where renumbered[first + ordinal] != .max {
+                    body(p, view, ordinal, Int(renumbered[first + ordinal]))
+                }
+            }
+        }
     }
 
     /// Sorts the `count` entries of `a`, ascending runs ending at `ends`: in place by insertion when they
@@ -168,18 +187,13 @@ struct SegmentMerge: Sendable {
 
     /// Each of the `documents` live documents' tokens, in merged order, recoded under the merged terms.
     func positions(documents: Int) -> DocumentPositions {
+        var perCode = parts.map { [UInt32](repeating: 0, count: $0.positions.terms.count) }
+        forEachLiveDocument { p, view, ordinal, _ in view.forEachCode(ordinal) { code, _ in perCode[p][code] &+= 1 } }
         var frequency = [UInt32](repeating: 0, count: termCount)
         var tokenCount = 0
         for (p, segment) in parts.enumerated() {
-            let positions = segment.positions, numbers = renumbered[p]
-            var perCode = [UInt32](repeating: 0, count: positions.terms.count)
-            positions.withTokens { view in
-                for ordinal in 0..<segment.count where numbers[ordinal] != .max {
-                    view.forEachCode(ordinal) { code, _ in perCode[code] &+= 1 }
-                }
-            }
-            for (code, n) in perCode.enumerated() {
-                frequency[Int(termMaps[p][Int(positions.terms[code])])] &+= n
+            for (code, n) in perCode[p].enumerated() {
+                frequency[Int(termMaps[p][Int(segment.positions.terms[code])])] &+= n
                 tokenCount += Int(n)
             }
         }
@@ -190,35 +204,26 @@ struct SegmentMerge: Sendable {
         let recode = parts.enumerated().map { p, segment in
             segment.positions.terms.map { codeOfTerm[Int(termMaps[p][Int($0)])] }
         }
-        // Each document's length under the new codes, then its bytes where they go: part by part, each
-        // part's tokens read in order, the whole written in place.
+        // Each document's length under the new codes, then its bytes where they go: the whole written in place.
         var starts = [UInt32](repeating: 0, count: documents + 1)
-        for (p, segment) in parts.enumerated() {
-            let numbers = renumbered[p], map = recode[p]
-            segment.positions.withTokens { view in
-                for ordinal in 0..<segment.count where numbers[ordinal] != .max {
-                    var length = 0, previous: UInt16?
-                    view.forEachCode(ordinal) { code, location in
-                        length += TokenCoding.length(code: map[code], location: location, after: previous)
-                        previous = location
-                    }
-                    starts[Int(numbers[ordinal]) + 1] = UInt32(length)
-                }
+        forEachLiveDocument { p, view, ordinal, new in
+            var length = 0, previous: UInt16?
+            let map = recode[p]
+            view.forEachCode(ordinal) { code, location in
+                length += TokenCoding.length(code: map[code], location: location, after: previous)
+                previous = location
             }
+            starts[new + 1] = UInt32(length)
         }
         for ordinal in 0..<documents { starts[ordinal + 1] += starts[ordinal] }
         let total = Int(starts[documents])
         let bytes = StoredArray<UInt8>(count: total + TokenCoding.padding) { out in
-            for (p, segment) in parts.enumerated() {
-                let numbers = renumbered[p], map = recode[p]
-                segment.positions.withTokens { view in
-                    for ordinal in 0..<segment.count where numbers[ordinal] != .max {
-                        var at = Int(starts[Int(numbers[ordinal])]), previous: UInt16?
-                        view.forEachCode(ordinal) { code, location in
-                            at = TokenCoding.write(code: map[code], location: location, after: previous, to: out, at: at)
-                            previous = location
-                        }
-                    }
+            forEachLiveDocument { p, view, ordinal, new in
+                var at = Int(starts[new]), previous: UInt16?
+                let map = recode[p]
+                view.forEachCode(ordinal) { code, location in
+                    at = TokenCoding.write(code: map[code], location: location, after: previous, to: out, at: at)
+                    previous = location
                 }
             }
             for i in total..<out.count { out[i] = 0 }
@@ -229,17 +234,14 @@ struct SegmentMerge: Sendable {
 }
 
 /// The arrays a merge of postings reads from every part, each laid end to end: part `p`'s terms start at
-/// `termBase[p]` (its offsets at `termBase[p] + p`, one more each), its score values at `scoreBase[p]`,
-/// its documents' new ordinals at `documentBase[p]`.
+/// `termBase[p]` (its offsets at `termBase[p] + p`, one more each), its score values at `scoreBase[p]`.
 private struct FlatParts {
     let termMap: [UInt32]
     let termOffsets: [UInt32]
     let termStarts: [UInt32]
     let scoreValues: [UInt16]
-    let numbers: [UInt32]
     let termBase: [Int]
     let scoreBase: [Int]
-    let documentBase: [Int]
     /// Each part's postings bytes, alive as long as the parts are.
     let bytes: [UnsafeRawBufferPointer]
 
@@ -249,21 +251,21 @@ private struct FlatParts {
         termOffsets = Array(postings.map(\.offsets).joined())
         termStarts = Array(postings.map(\.starts).joined())
         scoreValues = Array(postings.map(\.scoreValues).joined())
-        numbers = Array(merge.renumbered.joined())
         func bases(_ counts: [Int]) -> [Int] { counts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) } }
         termBase = bases(merge.termMaps.map(\.count))
         scoreBase = bases(postings.map(\.scoreValues.count))
-        documentBase = bases(merge.renumbered.map(\.count))
         bytes = postings.map { UnsafeRawBufferPointer($0.bytes.buffer) }
     }
 
-    func withBuffers<R>(_ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>,
+    /// These arrays' buffers, and `renumbered`'s.
+    func withBuffers<R>(_ renumbered: [UInt32],
+                        _ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>,
                                  UnsafeBufferPointer<UInt16>, UnsafeBufferPointer<UInt32>) -> R) -> R {
         termMap.withUnsafeBufferPointer { termMap in
             termOffsets.withUnsafeBufferPointer { termOffsets in
                 termStarts.withUnsafeBufferPointer { termStarts in
                     scoreValues.withUnsafeBufferPointer { scoreValues in
-                        numbers.withUnsafeBufferPointer { numbers in body(termMap, termOffsets, termStarts, scoreValues, numbers) }
+                        renumbered.withUnsafeBufferPointer { numbers in body(termMap, termOffsets, termStarts, scoreValues, numbers) }
                     }
                 }
             }
