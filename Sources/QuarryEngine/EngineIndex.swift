@@ -180,7 +180,7 @@ final class EngineIndex: Sendable {
                     pending = pending || index.needsCompaction
                     break
                 }
-                let merge = index.merging(range)
+                let merge = index.merging(range, spillDirectory: folder.path)
                 // Under the write lock no write can replace the view, so the carrying over runs outside
                 // `current`'s lock, which searches take.
                 let swapped = store.withLock { _ -> UInt64? in

@@ -45,13 +45,34 @@ struct BinaryWriter {
         array.withUnsafeBytes { write(count: array.count, elements: $0) }
     }
 
+    /// An array read in place from a file is let go of as it is written, a few MiB at a time, so that a save
+    /// never holds a large one whole (a merged segment's postings in its spill file: 200 MiB at 1M records).
     mutating func write<T>(array: StoredArray<T>) {
-        array.withUnsafeBytes { write(count: array.count, elements: $0) }
+        guard array.isMapped, fd != nil else {
+            array.withUnsafeBytes { write(count: array.count, elements: $0) }
+            return
+        }
+        write(UInt64(array.count))
+        let stride = MemoryLayout<T>.stride, step = max(Self.releaseStep / max(stride, 1), 1)
+        var start = 0
+        while start < array.count {
+            let end = min(start + step, array.count)
+            array.withUnsafeBytes { append(UnsafeRawBufferPointer(rebasing: $0[start * stride..<end * stride])) }
+            array.releaseResidentPages(start..<end)
+            start = end
+        }
+        pad()
     }
+
+    private static let releaseStep = 4 << 20
 
     private mutating func write(count: Int, elements: UnsafeRawBufferPointer) {
         write(UInt64(count))
         append(elements)
+        pad()
+    }
+
+    private mutating func pad() {
         let padding = (8 - self.count % 8) % 8
         if padding > 0 { withUnsafeBytes(of: UInt64(0)) { append(UnsafeRawBufferPointer(rebasing: $0[0..<padding])) } }
     }

@@ -17,12 +17,17 @@ final class FileMapping: @unchecked Sendable {
     /// The mapped file, open until `deinit`, read around the mapping by `checksum(length:)`.
     private let fd: Int32
 
-    init(path: String) throws(DerivedIndexError) {
+    convenience init(path: String) throws(DerivedIndexError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw .missing }
             throw .io("cannot open \(path): errno \(errno)")
         }
+        try self.init(descriptor: fd, path: path)
+    }
+
+    /// Maps the file open as `fd`, which the mapping then owns (closed with it, or at once on failure).
+    init(descriptor fd: Int32, path: String) throws(DerivedIndexError) {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             close(fd)

@@ -33,9 +33,12 @@ extension SearchIndex {
         return (last + 1 - policy.mergeFactor)..<(last + 1)
     }
 
-    /// Folds `range`'s segments, without their deleted documents, into one.
-    func merging(_ range: Range<Int>) -> Merge {
-        Merge(base: self, range: range, segment: merge(segments[range], dead[range]))
+    /// Folds `range`'s segments, without their deleted documents, into one; its largest arrays written to
+    /// files in `spillDirectory` when it holds `MergePolicy.spillFrom` documents or more.
+    func merging(_ range: Range<Int>, spillDirectory: String? = nil) -> Merge {
+        let live = range.reduce(0) { $0 + segments[$1].count - dead[$1].count }
+        let spill = live >= MergePolicy.standard.spillFrom ? spillDirectory : nil
+        return Merge(base: self, range: range, segment: merge(segments[range], dead[range], spillDirectory: spill))
     }
 
     /// This index with `merge` applied: `merge.base` or a later snapshot of it. Nil when the merged

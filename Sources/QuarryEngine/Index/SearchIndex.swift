@@ -40,6 +40,10 @@ public final class SearchIndex: Sendable {
         /// stream of batches of 1,000, keystrokes slowed with a stall at 16 (ARCHITECTURE.md, "Segments and
         /// merges").
         var writeStall = 8
+        /// Merges off the write path of this many live documents or more write their postings and token
+        /// positions to files (`SpillFile`), not to the heap: the largest merges held most of the peak while
+        /// loading by batches (ARCHITECTURE.md, "Segments and merges").
+        var spillFrom = 64_000
 
         /// The size tier of `live` documents above `base` (`floor`): -1 below it, then 0 below
         /// `base × mergeFactor`, 1 below `base × mergeFactor²`, and so on.
@@ -157,7 +161,8 @@ public final class SearchIndex: Sendable {
                            dead: [Bitset(capacity: merged.count)])
     }
 
-    func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>) -> Segment {
-        SegmentMerge.merge(Array(parts), dead: Array(deadParts), order: order, facets: FacetLayout(settings: settings))
+    func merge(_ parts: ArraySlice<Segment>, _ deadParts: ArraySlice<Bitset>, spillDirectory: String? = nil) -> Segment {
+        SegmentMerge.merge(Array(parts), dead: Array(deadParts), order: order, facets: FacetLayout(settings: settings),
+                           spillDirectory: spillDirectory)
     }
 }

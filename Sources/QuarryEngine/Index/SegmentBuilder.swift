@@ -91,6 +91,8 @@ struct SegmentBuilder {
                               dictionary: dictionary, postings: postings, positions: positions, lookup: StoredArray(lookup),
                               facets: facets)
         segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)
+        // A large merge's postings are read from its spill file (`SpillFile`): the walk above needs them no more.
+        postings.bytes.releaseResidentPages()
         return segment
     }
 

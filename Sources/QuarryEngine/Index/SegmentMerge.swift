@@ -17,6 +17,11 @@ struct SegmentMerge: Sendable {
     /// document `d` is entry `documentBase[p] + d`.
     let renumbered: [UInt32]
     let documentBase: [Int]
+    /// Each merged document's part and ordinal there, by merged ordinal.
+    let sources: [Origin]
+
+    /// How many bytes of a part's postings or token positions a pass reads before it lets go of them.
+    static let releaseStep = 4 << 20
 
     /// A part's document.
     struct Origin: Sendable {
@@ -24,8 +29,10 @@ struct SegmentMerge: Sendable {
         let ordinal: UInt32
     }
 
-    /// The documents of `parts` not marked in `dead`, as one segment.
-    static func merge(_ parts: [Segment], dead: [Bitset], order: StaticOrder, facets layout: FacetLayout) -> Segment {
+    /// The documents of `parts` not marked in `dead`, as one segment; its postings and token positions
+    /// written to files in `spillDirectory` when given (`SpillFile`), else on the heap.
+    static func merge(_ parts: [Segment], dead: [Bitset], order: StaticOrder, facets layout: FacetLayout,
+                      spillDirectory: String? = nil) -> Segment {
         let (dictionary, termMaps) = TermDictionary.merging(parts.map(\.dictionary))
         var docIDs: [DocID] = [], values: [Double] = [], origins: [Origin] = []
         var facets = SegmentFacetsBuilder(layout: layout)
@@ -43,24 +50,35 @@ struct SegmentMerge: Sendable {
         for (new, old) in permutation.enumerated() {
             renumbered[documentBase[Int(origins[old].part)] + Int(origins[old].ordinal)] = UInt32(new)
         }
+        let sources = permutation.map { origins[$0] }
         origins = []
         let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: dictionary.count, renumbered: renumbered,
-                                 documentBase: documentBase)
-        let (postings, positions) = Parallel.both({ merge.postings() }, { merge.positions(documents: permutation.count) })
+                                 documentBase: documentBase, sources: sources)
+        // A file that failed (a full disk) leaves its array to the heap.
+        let (postings, positions) = Parallel.both({
+            merge.postings(spill: spillDirectory.flatMap(SpillFile.init)) ?? merge.postings(spill: nil)
+        }, {
+            merge.positions(documents: permutation.count, spill: spillDirectory.flatMap(SpillFile.init))
+                ?? merge.positions(documents: permutation.count, spill: nil)
+        })
+        guard let postings, let positions else { preconditionFailure("a merge on the heap cannot fail") }
         return SegmentBuilder.segment(docIDs: docIDs, values: values, permutation: permutation, order: order,
                                       dictionary: dictionary, postings: postings, positions: positions,
                                       facets: facets.finish(permutation: permutation))
     }
 
     /// Each merged term's postings: its parts' postings renumbered, deleted documents left out, their runs
-    /// merged into one ascending list.
-    func postings() -> Postings {
+    /// merged into one ascending list. Nil when `spill` failed.
+    func postings(spill: SpillFile?) -> Postings? {
         let codes = Postings.ScoreCodes(frequency: scoreFrequency())
+        // Parts read in place from their files are read whole twice; what a pass has read it lets go of, so that
+        // a merge never holds its input (RSS) beside its output.
+        for part in parts { part.postings.bytes.releaseResidentPages() }
+        var released = [Int](repeating: 0, count: parts.count)
         let documents = renumbered.count
         var offsets = [UInt32](repeating: 0, count: termCount + 1), starts = offsets
         var lowestScores = [UInt16](repeating: .max, count: termCount)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(parts.reduce(PrefixVarint.padding) { $0 + $1.postings.bytes.count })
+        let bytes = MergedBytes(capacity: parts.reduce(PrefixVarint.padding) { $0 + $1.postings.bytes.count }, spill: spill)
         // The parts' arrays laid end to end, so the loop over terms reads them without retaining any.
         let flat = FlatParts(self)
         var cursor = Array(flat.termBase.dropLast())
@@ -68,16 +86,22 @@ struct SegmentMerge: Sendable {
         // distinct within a term, so they order the entries.
         let run = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(documents, 1))
         let spare = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(documents, 1))
-        let encoded = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 7 * max(documents, 1))
         defer {
             run.deallocate()
             spare.deallocate()
-            encoded.deallocate()
         }
         var ends: [Int] = []
         withExtendedLifetime(parts) {
             flat.withBuffers(renumbered) { termMap, termOffsets, termStarts, scoreValues, numbers in
                 for term in 0..<termCount {
+                    if term & 4095 == 0 {
+                        for p in 0..<parts.count {
+                            let read = Int(termStarts[cursor[p] + p])
+                            guard read - released[p] >= Self.releaseStep else { continue }
+                            parts[p].postings.bytes.releaseResidentPages(released[p]..<read)
+                            released[p] = read
+                        }
+                    }
                     var count = 0
                     ends.removeAll(keepingCapacity: true)
                     for p in 0..<parts.count where cursor[p] < flat.termBase[p + 1] && Int(termMap[cursor[p]]) == term {
@@ -98,24 +122,29 @@ struct SegmentMerge: Sendable {
                         cursor[p] += 1
                     }
                     let sorted = ends.count > 1 ? Self.mergeRuns(run, spare, count: count, ends: &ends) : run
-                    var previous: UInt32 = 0, lowest = UInt16.max, length = 0
-                    for entry in sorted[0..<count] {
-                        let doc = UInt32(truncatingIfNeeded: entry >> 16), score = UInt16(truncatingIfNeeded: entry)
-                        length = PrefixVarint.write(doc - previous, to: encoded, at: length)
-                        length = PrefixVarint.write(codes.code[Int(score)], to: encoded, at: length)
-                        previous = doc
-                        lowest = min(lowest, score & ~AttributeScore.typoDisabledFlag)
+                    var lowest = UInt16.max
+                    // At most 4 bytes of gap and 3 of score code an entry.
+                    bytes.append(atMost: 7 * count) { encoded in
+                        var previous: UInt32 = 0, length = 0
+                        for entry in sorted[0..<count] {
+                            let doc = UInt32(truncatingIfNeeded: entry >> 16), score = UInt16(truncatingIfNeeded: entry)
+                            length = PrefixVarint.write(doc - previous, to: encoded, at: length)
+                            length = PrefixVarint.write(codes.code[Int(score)], to: encoded, at: length)
+                            previous = doc
+                            lowest = min(lowest, score & ~AttributeScore.typoDisabledFlag)
+                        }
+                        return length
                     }
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[0..<length]))
                     lowestScores[term] = lowest
                     offsets[term + 1] = offsets[term] + UInt32(count)
                     starts[term + 1] = UInt32(bytes.count)
                 }
             }
         }
-        bytes.append(contentsOf: repeatElement(0, count: PrefixVarint.padding))
-        return Postings(offsets: offsets, starts: starts, bytes: StoredArray(bytes), scoreValues: codes.values,
-                        lowestScores: lowestScores)
+        for part in parts { part.postings.bytes.releaseResidentPages() }
+        bytes.appendZeros(PrefixVarint.padding)
+        guard let stored = bytes.finish() else { return nil }
+        return Postings(offsets: offsets, starts: starts, bytes: stored, scoreValues: codes.values, lowestScores: lowestScores)
     }
 
     /// How many live postings carry each score: what the score codes are chosen by.
@@ -145,7 +174,14 @@ struct SegmentMerge: Sendable {
                     body(p, view, ordinal, Int(renumbered[first + ordinal]))
                 }
             }
+            segment.positions.bytes.releaseResidentPages()
         }
+    }
+
+    /// Every part's tokens at once, `views[p]` part `p`'s.
+    private func withTokenViews<R>(from p: Int = 0, _ views: [TokenView] = [], _ body: ([TokenView]) -> R) -> R {
+        guard p < parts.count else { return body(views) }
+        return parts[p].positions.withTokens { withTokenViews(from: p + 1, views + [$0], body) }
     }
 
     /// Sorts the `count` entries of `a`, ascending runs ending at `ends`: in place by insertion when they
@@ -185,8 +221,9 @@ struct SegmentMerge: Sendable {
         return from
     }
 
-    /// Each of the `documents` live documents' tokens, in merged order, recoded under the merged terms.
-    func positions(documents: Int) -> DocumentPositions {
+    /// Each of the `documents` live documents' tokens, in merged order, recoded under the merged terms. Nil
+    /// when `spill` failed.
+    func positions(documents: Int, spill: SpillFile?) -> DocumentPositions? {
         var perCode = parts.map { [UInt32](repeating: 0, count: $0.positions.terms.count) }
         forEachLiveDocument { p, view, ordinal, _ in view.forEachCode(ordinal) { code, _ in perCode[p][code] &+= 1 } }
         var frequency = [UInt32](repeating: 0, count: termCount)
@@ -204,7 +241,8 @@ struct SegmentMerge: Sendable {
         let recode = parts.enumerated().map { p, segment in
             segment.positions.terms.map { codeOfTerm[Int(termMaps[p][Int($0)])] }
         }
-        // Each document's length under the new codes, then its bytes where they go: the whole written in place.
+        // Each document's length under the new codes, then its bytes, front to back (each part is in merged
+        // order already, so the parts are read front to back too).
         var starts = [UInt32](repeating: 0, count: documents + 1)
         forEachLiveDocument { p, view, ordinal, new in
             var length = 0, previous: UInt16?
@@ -217,19 +255,30 @@ struct SegmentMerge: Sendable {
         }
         for ordinal in 0..<documents { starts[ordinal + 1] += starts[ordinal] }
         let total = Int(starts[documents])
-        let bytes = StoredArray<UInt8>(count: total + TokenCoding.padding) { out in
-            forEachLiveDocument { p, view, ordinal, new in
-                var at = Int(starts[new]), previous: UInt16?
-                let map = recode[p]
-                view.forEachCode(ordinal) { code, location in
-                    at = TokenCoding.write(code: map[code], location: location, after: previous, to: out, at: at)
-                    previous = location
+        let bytes = MergedBytes(capacity: total + TokenCoding.padding, spill: spill)
+        var released = [Int](repeating: 0, count: parts.count)
+        withTokenViews { views in
+            for (new, source) in sources.enumerated() {
+                let p = Int(source.part), view = views[p], map = recode[p]
+                let read = Int(view.starts[Int(source.ordinal)])
+                if read - released[p] >= Self.releaseStep {
+                    parts[p].positions.bytes.releaseResidentPages(released[p]..<read)
+                    released[p] = read
+                }
+                bytes.append(atMost: Int(starts[new + 1] - starts[new])) { out in
+                    var at = 0, previous: UInt16?
+                    view.forEachCode(Int(source.ordinal)) { code, location in
+                        at = TokenCoding.write(code: map[code], location: location, after: previous, to: out, at: at)
+                        previous = location
+                    }
+                    return at
                 }
             }
-            for i in total..<out.count { out[i] = 0 }
         }
-        return DocumentPositions(starts: starts, bytes: bytes, terms: byFrequency.map { UInt32($0) },
-                                 tokenCount: tokenCount)
+        for part in parts { part.positions.bytes.releaseResidentPages() }
+        bytes.appendZeros(TokenCoding.padding)
+        guard let stored = bytes.finish() else { return nil }
+        return DocumentPositions(starts: starts, bytes: stored, terms: byFrequency.map { UInt32($0) }, tokenCount: tokenCount)
     }
 }
 

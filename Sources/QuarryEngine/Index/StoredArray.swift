@@ -34,6 +34,15 @@ struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked
         isMapped = false
     }
 
+    /// The first `count` elements of `block`, allocated and initialized by the caller and owned by the array
+    /// from now on.
+    init(adopting block: UnsafeMutableBufferPointer<Element>, count: Int) {
+        let heap = HeapElements<Element>(adopting: block)
+        owner = heap
+        buffer = UnsafeBufferPointer(rebasing: heap.buffer[0..<count])
+        isMapped = false
+    }
+
     /// `count` elements at byte `offset` of `mapping`, which the caller has checked lie inside it, aligned.
     init(mapping: FileMapping, offset: Int, count: Int) {
         owner = mapping
@@ -68,6 +77,13 @@ struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked
         (owner as? FileMapping)?.releaseResidentPages(of: UnsafeRawBufferPointer(buffer))
     }
 
+    /// Unmaps the pages of the elements in `range`, as `releaseResidentPages()` does for all: a walk front to back
+    /// lets go of what it has read.
+    func releaseResidentPages(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        (owner as? FileMapping)?.releaseResidentPages(of: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range])))
+    }
+
     /// A copy as an array (tests, and tools that edit elements).
     var array: [Element] { [Element](buffer) }
 }
@@ -83,6 +99,10 @@ private final class HeapElements<Element: BitwiseCopyable> {
 
     init(count: Int) {
         buffer = UnsafeMutableBufferPointer.allocate(capacity: count)
+    }
+
+    init(adopting block: UnsafeMutableBufferPointer<Element>) {
+        buffer = block
     }
 
     deinit { buffer.deallocate() }

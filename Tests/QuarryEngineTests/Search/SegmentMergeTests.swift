@@ -1,3 +1,4 @@
+import Foundation
 @testable import QuarryEngine
 import QuarryJSON
 import XCTest
@@ -97,5 +98,54 @@ final class SegmentMergeTests: XCTestCase {
         XCTAssertEqual(merged.positions.bytes.array, built.positions.bytes.array)
         XCTAssertTrue(merged.positions.isWellFormed(termCount: merged.dictionary.count))
         XCTAssertTrue(merged.postings.isWellFormed(documents: merged.count))
+    }
+
+    /// A large merge writes its postings and token positions to unnamed files (`SpillFile`) and reads them in
+    /// place: the same bytes as on the heap, and nothing left in the directory.
+    func testASpilledMergeReadsTheSameBytesFromItsFiles() throws {
+        let settings = try settings()
+        var live: [DocID: JSONObject] = [:]
+        for i in 0..<150 { live[DocID(i)] = record(i) }
+        var index = SearchIndex.build(settings: settings, records: live.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        let tiny = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0)
+        for batch in 1...4 {
+            let upserts = (0..<40).map { k in (DocID((batch * 37 + k * 11) % 220), record((batch * 37 + k * 11) % 220, generation: batch)) }
+            for (id, r) in upserts { live[id] = r }
+            live[DocID(batch * 3)] = nil
+            index = index.updating(upserts: upserts, deletions: [DocID(batch * 3)], policy: tiny)
+        }
+        let directory = NSTemporaryDirectory() + "spill-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        let range = 0..<index.segments.count
+        let heap = index.merge(index.segments[range], index.dead[range])
+        let spilled = index.merge(index.segments[range], index.dead[range], spillDirectory: directory)
+        XCTAssertFalse(heap.postings.bytes.isMapped)
+        XCTAssertTrue(spilled.postings.bytes.isMapped)
+        XCTAssertTrue(spilled.positions.bytes.isMapped)
+        XCTAssertEqual(spilled.postings.bytes.array, heap.postings.bytes.array)
+        XCTAssertEqual(spilled.postings.offsets, heap.postings.offsets)
+        XCTAssertEqual(spilled.postings.starts, heap.postings.starts)
+        XCTAssertEqual(spilled.positions.bytes.array, heap.positions.bytes.array)
+        XCTAssertEqual(spilled.positions.starts, heap.positions.starts)
+        XCTAssertEqual(spilled.docIDs.array, heap.docIDs.array)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), [])
+        let searched = SearchIndex(settings: index.settings, layout: index.layout, order: index.order, segments: [spilled],
+                                   dead: [Bitset(capacity: spilled.count)])
+        let onHeap = SearchIndex(settings: index.settings, layout: index.layout, order: index.order, segments: [heap],
+                                 dead: [Bitset(capacity: heap.count)])
+        let records = InMemoryRecords(live.map { ($0.key, $0.value) })
+        for query in ["alp", "delta", "item1", "über kap", "tag1"] {
+            let parameters = try SearchParameters(json: ["query": .string(query), "hitsPerPage": 50], settings: settings)
+            let a = try searched.search(parameters, records: records), b = try onHeap.search(parameters, records: records)
+            XCTAssertGreaterThan(a.nbHits, 0, query)
+            XCTAssertEqual(a.nbHits, b.nbHits, query)
+            XCTAssertEqual(a.hits.compactMap { $0["objectID"]?.stringValue }, b.hits.compactMap { $0["objectID"]?.stringValue }, query)
+        }
+        // A directory that cannot hold one leaves the merge on the heap.
+        let nowhere = index.merge(index.segments[range], index.dead[range], spillDirectory: directory + "/missing")
+        XCTAssertFalse(nowhere.postings.bytes.isMapped)
+        XCTAssertEqual(nowhere.postings.bytes.array, heap.postings.bytes.array)
     }
 }
