@@ -84,56 +84,6 @@ struct SegmentFacetsBuilder {
         count += 1
     }
 
-    /// Adds the live documents of an existing segment (ordinals ascending, those in `dead` skipped),
-    /// mapping each column's value ids once rather than re-interning texts per document.
-    mutating func add(_ facets: SegmentFacets, documents n: Int, dead: Bitset) {
-        let first = UInt32(count)
-        for (c, name) in layout.attributes.enumerated() {
-            // The column's arrays taken once and built in a local: an optional column bound per document was
-            // copied per document (a retain and release of each of its arrays), a third of a merge's facet work.
-            var built = columns[c]
-            columns[c] = ColumnBuilder()
-            let column = facets.column(name)
-                ?? FacetColumn(name: name, values: [], numericFlags: [], documents: .singles(StoredArray()), count: 0)
-            let values = column.values, flags = column.numericFlags
-            var remap = [UInt32](repeating: .max, count: values.count)
-            for ordinal in 0..<n where !dead.contains(ordinal) {
-                column.forEachValue(of: ordinal) { old in
-                    if remap[old] == .max { remap[old] = built.intern(values[old], numeric: flags[old] != 0) }
-                    built.ids.append(remap[old])
-                }
-                built.starts.append(UInt32(built.ids.count))
-            }
-            columns[c] = built
-        }
-        for column in facets.numeric {
-            guard let slot = slot(for: column.path) else { continue }
-            var document = first
-            for ordinal in 0..<n where !dead.contains(ordinal) {
-                if column.isSingleValued {
-                    if ordinal < column.count, !column[ordinal].isNaN {
-                        numeric[slot].documents.append(document)
-                        numeric[slot].values.append(column[ordinal])
-                    }
-                } else if ordinal + 1 < column.starts.count {
-                    for i in Int(column.starts[ordinal])..<Int(column.starts[ordinal + 1]) {
-                        numeric[slot].documents.append(document)
-                        numeric[slot].values.append(column[i])
-                    }
-                }
-                document += 1
-            }
-        }
-        for ordinal in 0..<n where !dead.contains(ordinal) {
-            for i in facets.geo.points(of: ordinal) {
-                latitudes.append(facets.geo.latitudes[i])
-                longitudes.append(facets.geo.longitudes[i])
-            }
-            geoStarts.append(UInt32(latitudes.count))
-            count += 1
-        }
-    }
-
     /// The builder slot of a numeric path; nil past `maxNumericPaths`.
     private mutating func slot(for path: String) -> Int? {
         if let known = numericPaths[path] { return known }

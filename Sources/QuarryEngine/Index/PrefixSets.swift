@@ -118,7 +118,11 @@ struct PrefixSets: Sendable {
             }
             return entry(children: children, direct: direct, postings: postings, documents: n)
         }
-        for root in roots { entries[root] = make(root, length: 1).entry }
+        for root in roots {
+            entries[root] = make(root, length: 1).entry
+            // Postings read in place (a large merge's, from its spill file) are let go of once read.
+            postings.bytes.releaseResidentPages(Int(postings.starts[root.lowerBound])..<Int(postings.starts[root.upperBound]))
+        }
         return entries
     }
 

@@ -35,9 +35,7 @@ struct SegmentMerge: Sendable {
                       spillDirectory: String? = nil) -> Segment {
         let (dictionary, termMaps) = TermDictionary.merging(parts.map(\.dictionary))
         var docIDs: [DocID] = [], values: [Double] = [], origins: [Origin] = []
-        var facets = SegmentFacetsBuilder(layout: layout)
         for (p, (segment, dead)) in zip(parts, dead).enumerated() {
-            facets.add(segment.facets, documents: segment.count, dead: dead)
             for ordinal in 0..<segment.count where !dead.contains(ordinal) {
                 docIDs.append(segment.docIDs[ordinal])
                 values.append(contentsOf: segment.values(of: ordinal))
@@ -62,9 +60,10 @@ struct SegmentMerge: Sendable {
                 ?? merge.positions(documents: permutation.count, spill: nil)
         })
         guard let postings, let positions else { preconditionFailure("a merge on the heap cannot fail") }
+        let facets = SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead, sources: sources, layout: layout)
         return SegmentBuilder.segment(docIDs: docIDs, values: values, permutation: permutation, order: order,
                                       dictionary: dictionary, postings: postings, positions: positions,
-                                      facets: facets.finish(permutation: permutation))
+                                      facets: facets)
     }
 
     /// Each merged term's postings: its parts' postings renumbered, deleted documents left out, their runs

@@ -15,7 +15,7 @@ final class SegmentMergeTests: XCTestCase {
             "searchableAttributes": ["title", "unordered(body)", "tags", "code"],
             "disableTypoToleranceOnAttributes": ["code"],
             "customRanking": ["desc(pop)"],
-            "attributesForFaceting": ["tags"],
+            "attributesForFaceting": ["tags", "maker"],
         ])
     }
 
@@ -29,6 +29,9 @@ final class SegmentMergeTests: XCTestCase {
             "tags": .array([.string(words[i % 10]), .string("tag\(i % 13)")]),
             "code": .string("c\(i % 17)x"),
             "pop": JSON((i * 37 + generation) % 101),
+            "maker": .string(["Acmé", "Globex", "Initech"][(i + generation) % 3]),
+            "sizes": .array((0..<(i % 3)).map { .double(Double(i + $0) + 0.5) }),
+            "_geoloc": i % 4 == 0 ? ["lat": .double(Double(i) / 10), "lng": .double(Double(generation))] : .null,
         ]
     }
 
@@ -98,6 +101,37 @@ final class SegmentMergeTests: XCTestCase {
         XCTAssertEqual(merged.positions.bytes.array, built.positions.bytes.array)
         XCTAssertTrue(merged.positions.isWellFormed(termCount: merged.dictionary.count))
         XCTAssertTrue(merged.postings.isWellFormed(documents: merged.count))
+
+        // Facets: each document's values by text, its numbers and its points, as a build lays them out.
+        for name in ["tags", "maker"] {
+            let a = try XCTUnwrap(merged.facets.column(name)), b = try XCTUnwrap(built.facets.column(name))
+            XCTAssertEqual(a.isSingleValued, b.isSingleValued, name)
+            for ordinal in 0..<merged.count {
+                var x: [String] = [], y: [String] = []
+                a.forEachValue(of: ordinal) { x.append(a.values[$0]) }
+                b.forEachValue(of: ordinal) { y.append(b.values[$0]) }
+                XCTAssertEqual(x, y, "\(name) of ordinal \(ordinal)")
+            }
+        }
+        XCTAssertEqual(merged.facets.numeric.map(\.path).sorted(), built.facets.numeric.map(\.path).sorted())
+        for column in built.facets.numeric {
+            let other = try XCTUnwrap(merged.facets.numericColumn(column.path))
+            XCTAssertEqual(other.isSingleValued, column.isSingleValued, column.path)
+            for ordinal in 0..<merged.count {
+                var x: [Double] = [], y: [Double] = []
+                for value in [1.0, 2.0, 50.5, 100.5] {
+                    if other.any(ordinal, { $0 == value || $0 < value }) { x.append(value) }
+                    if column.any(ordinal, { $0 == value || $0 < value }) { y.append(value) }
+                }
+                XCTAssertEqual(x, y, "\(column.path) of ordinal \(ordinal)")
+            }
+        }
+        XCTAssertGreaterThan(built.facets.geo.latitudes.count, 0)
+        for ordinal in 0..<merged.count {
+            let a = merged.facets.geo, b = built.facets.geo
+            XCTAssertEqual(a.points(of: ordinal).map { a.latitudes[$0] }, b.points(of: ordinal).map { b.latitudes[$0] })
+            XCTAssertEqual(a.points(of: ordinal).map { a.longitudes[$0] }, b.points(of: ordinal).map { b.longitudes[$0] })
+        }
     }
 
     /// A large merge writes its postings and token positions to unnamed files (`SpillFile`) and reads them in
