@@ -111,10 +111,13 @@ struct DocumentPositions: Sendable {
         guard let last = starts.last, Int(last) + TokenCoding.padding == bytes.count,
               zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 }), terms.allSatisfy({ Int($0) < termCount })
         else { return false }
+        var window = WalkWindow(bytes)
+        defer { window.finish() }
         return bytes.withUnsafeBytes { raw in
             var count = 0
             for doc in 0..<documentCount {
                 var p = Int(starts[doc])
+                window.reach(p)
                 let end = Int(starts[doc + 1])
                 var first = true
                 while p < end {

@@ -121,9 +121,12 @@ struct Postings: Sendable {
               zip(starts, starts.dropFirst()).allSatisfy({ $0 <= $1 })
         else { return false }
         let codes = UInt32(scoreValues.count)
+        var window = WalkWindow(bytes)
+        defer { window.finish() }
         return bytes.withUnsafeBytes { raw in
             for term in 0..<termCount {
                 var p = Int(starts[term]), doc = 0, repeated = false, highestCode: UInt32 = 0
+                window.reach(p)
                 let end = Int(starts[term + 1]), count = self.count(of: term)
                 // Reads stay inside the padded buffer as long as each posting starts before `end`;
                 // ordinals ascend when no gap after the first is zero, so the last one bounds them all.

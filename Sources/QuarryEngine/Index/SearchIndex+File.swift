@@ -108,8 +108,8 @@ extension SearchIndex {
         guard fingerprint == Self.fingerprint(settings) else { throw .settingsMismatch }
         // Reading the arrays checks every bound; the rest runs on two threads: the checksum, read beside the
         // mapping, on one; on the other the walks over the token positions and the postings, each structure
-        // mapped for its walk and let go after it, so that opening never holds the whole file (Benchmarks/
-        // RESULTS.md, "Opening an index maps one structure at a time").
+        // mapped a few MiB at a time and let go behind the walk, so that opening never holds the whole file
+        // (Benchmarks/RESULTS.md, "Opening an index maps one structure at a time"), nor a whole structure.
         // A damaged file is reported as such, whatever it broke first.
         let segments: [(segment: Segment, dead: Bitset)]
         do throws(DerivedIndexError) {
@@ -123,11 +123,8 @@ extension SearchIndex {
         let (checksummed, walked) = Parallel.both({ mapping.checksum(length: contentLength) == stored }, {
             () -> (positions: Bool, consistent: Bool) in
             for (segment, _) in segments {
-                mapping.populate(UnsafeRawBufferPointer(segment.positions.bytes.buffer))
-                let positions = segment.positions.isWellFormed(termCount: segment.dictionary.count)
-                mapping.releaseResidentPages()
-                guard positions else { return (false, true) }
-                mapping.populate(UnsafeRawBufferPointer(segment.postings.bytes.buffer))
+                // Each walk maps and lets go of its structure a piece at a time (`WalkWindow`).
+                guard segment.positions.isWellFormed(termCount: segment.dictionary.count) else { return (false, true) }
                 let consistent = isConsistent(segment)
                 mapping.releaseResidentPages()
                 guard consistent else { return (true, false) }

@@ -84,6 +84,12 @@ struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked
         (owner as? FileMapping)?.releaseResidentPages(of: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range])))
     }
 
+    /// Maps the pages of the elements in `range` in one pass when they are read in place (`FileMapping.populate`).
+    func populate(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        (owner as? FileMapping)?.populate(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range])))
+    }
+
     /// A copy as an array (tests, and tools that edit elements).
     var array: [Element] { [Element](buffer) }
 }
