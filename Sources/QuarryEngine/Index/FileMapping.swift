@@ -27,7 +27,9 @@ final class FileMapping: @unchecked Sendable {
     }
 
     /// Maps the file open as `fd`, which the mapping then owns (closed with it, or at once on failure).
-    init(descriptor fd: Int32, path: String) throws(DerivedIndexError) {
+    /// With `keepingDescriptor` false it is closed once mapped (the mapping keeps the file), and `checksum`
+    /// cannot read the file: a merge's spill files, many at a time under a stream, hold no descriptor.
+    init(descriptor fd: Int32, path: String, keepingDescriptor: Bool = true) throws(DerivedIndexError) {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             close(fd)
@@ -48,12 +50,18 @@ final class FileMapping: @unchecked Sendable {
             throw .io("cannot map \(path): errno \(errno)")
         }
         raw = UnsafeRawBufferPointer(start: mapping, count: size)
-        self.fd = fd
+        if keepingDescriptor {
+            self.fd = fd
+        } else {
+            close(fd)
+            self.fd = -1
+        }
     }
 
     /// `Checksum.of` the file's first `length` bytes, read with `pread` rather than through the mapping, so
     /// checking a file maps none of it; nil when the file cannot be read.
     func checksum(length: Int) -> UInt64? {
+        guard fd >= 0 || length == 0 else { return nil }
         var running = Checksum.Running(length: length)
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 8)

@@ -40,10 +40,12 @@ public final class SearchIndex: Sendable {
         /// stream of batches of 1,000, keystrokes slowed with a stall at 16 (ARCHITECTURE.md, "Segments and
         /// merges").
         var writeStall = 8
-        /// Merges off the write path of this many live documents or more write their postings and token
-        /// positions to files (`SpillFile`), not to the heap: the largest merges held most of the peak while
-        /// loading by batches (ARCHITECTURE.md, "Segments and merges").
-        var spillFrom = 64_000
+        /// Merges off the write path of this many live documents or more (all but the first tier's) write
+        /// their postings and token positions to files (`SpillFile`), not to the heap: merged segments held
+        /// most of the peak while loading by batches until the next save (ARCHITECTURE.md, "Segments and
+        /// merges"). From 64,000 only, batches of 5,000 left the second tier's on the heap: a 1M load peaked
+        /// at 542 MiB against 363 (Benchmarks/RESULTS.md).
+        var spillFrom = 8_000
 
         /// The size tier of `live` documents above `base` (`floor`): -1 below it, then 0 below
         /// `base × mergeFactor`, 1 below `base × mergeFactor²`, and so on.

@@ -73,7 +73,7 @@ final class SpillFile {
         guard !failed, count > 0 else { return failed ? nil : StoredArray() }
         let descriptor = fd
         fd = -1
-        guard let mapping = try? FileMapping(descriptor: descriptor, path: path) else { return nil }
+        guard let mapping = try? FileMapping(descriptor: descriptor, path: path, keepingDescriptor: false) else { return nil }
         return StoredArray(mapping: mapping, offset: 0, count: count)
     }
 

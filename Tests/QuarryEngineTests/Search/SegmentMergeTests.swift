@@ -177,9 +177,32 @@ final class SegmentMergeTests: XCTestCase {
             XCTAssertEqual(a.nbHits, b.nbHits, query)
             XCTAssertEqual(a.hits.compactMap { $0["objectID"]?.stringValue }, b.hits.compactMap { $0["objectID"]?.stringValue }, query)
         }
+        // Below `spillFrom` live documents, a merge stays on the heap whatever directory it is given.
+        XCTAssertFalse(index.merging(range, spillDirectory: directory).segment.postings.bytes.isMapped)
         // A directory that cannot hold one leaves the merge on the heap.
         let nowhere = index.merge(index.segments[range], index.dead[range], spillDirectory: directory + "/missing")
         XCTAssertFalse(nowhere.postings.bytes.isMapped)
         XCTAssertEqual(nowhere.postings.bytes.array, heap.postings.bytes.array)
+    }
+
+    /// The merges off the write path spill from `MergePolicy.spillFrom` live documents: all but the first tier's.
+    func testMergesSpillFromTheSecondTier() throws {
+        let settings = try IndexSettings(json: ["searchableAttributes": ["title"]])
+        let limit = SearchIndex.MergePolicy.standard.spillFrom
+        func records(_ ids: Range<Int>) -> [(DocID, JSONObject)] {
+            ids.map { (DocID($0), ["objectID": .string("r\($0)"), "title": .string("word\($0 % 97) item\($0)")]) }
+        }
+        let directory = NSTemporaryDirectory() + "spill-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let base = SearchIndex.build(settings: settings, records: records(0..<limit / 2))
+        let below = base.updating(upserts: records(limit / 2..<limit - 1), deletions: [], policy: SearchIndex.MergePolicy(eagerLimit: 0))
+        XCTAssertEqual(below.segments.count, 2)
+        XCTAssertFalse(below.merging(0..<2, spillDirectory: directory).segment.positions.bytes.isMapped, "\(limit - 1) documents")
+        let at = base.updating(upserts: records(limit / 2..<limit), deletions: [], policy: SearchIndex.MergePolicy(eagerLimit: 0))
+        let merged = at.merging(0..<2, spillDirectory: directory).segment
+        XCTAssertTrue(merged.positions.bytes.isMapped, "\(limit) documents")
+        XCTAssertTrue(merged.postings.bytes.isMapped)
+        XCTAssertEqual(merged.count, limit)
     }
 }
