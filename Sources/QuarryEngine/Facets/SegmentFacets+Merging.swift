@@ -27,7 +27,7 @@ extension SegmentFacets {
 
     private static func mergedColumn(_ name: String, _ columns: [FacetColumn?], counts: [Int], dead: [Bitset],
                                      sources: [SegmentMerge.Origin]) -> FacetColumn {
-        var interned: [String: UInt32] = [:], values: [String] = [], flags: [UInt8] = []
+        var values = FacetValueInterner()
         var remaps: [[UInt32]] = []
         var idCount = 0
         for (p, column) in columns.enumerated() {
@@ -39,19 +39,7 @@ extension SegmentFacets {
             for ordinal in 0..<counts[p] where !dead[p].contains(ordinal) {
                 column.forEachValue(of: ordinal) { old in
                     idCount += 1
-                    guard remap[old] == .max else { return }
-                    let text = column.values[old]
-                    let id: UInt32
-                    if let known = interned[text] {
-                        id = known
-                    } else {
-                        id = UInt32(values.count)
-                        interned[text] = id
-                        values.append(text)
-                        flags.append(0)
-                    }
-                    if column.numericFlags[old] != 0 { flags[Int(id)] = 1 }
-                    remap[old] = id
+                    if remap[old] == .max { remap[old] = values.intern(column.values[old], numeric: column.numericFlags[old] != 0) }
                 }
             }
             remaps.append(remap)
@@ -71,7 +59,7 @@ extension SegmentFacets {
                 starts[ordinal + 1] = UInt32(at)
             }
         }
-        return FacetColumn(name: name, values: values, numericFlags: flags, starts: StoredArray(starts), ids: ids)
+        return FacetColumn(name: name, values: values.texts, numericFlags: values.flags, starts: StoredArray(starts), ids: ids)
     }
 
     private static func mergedNumbers(_ path: String, _ columns: [NumericColumn?], sources: [SegmentMerge.Origin]) -> NumericColumn {

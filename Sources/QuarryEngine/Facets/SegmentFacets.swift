@@ -27,28 +27,12 @@ struct SegmentFacetsBuilder {
     private var count = 0
 
     private struct ColumnBuilder {
-        var interned: [String: UInt32] = [:]
-        var values: [String] = []
-        var flags: [UInt8] = []
+        var values = FacetValueInterner()
         var starts: [UInt32] = [0]
         var ids: [UInt32] = []
 
-        mutating func intern(_ text: String, numeric: Bool) -> UInt32 {
-            let id: UInt32
-            if let known = interned[text] {
-                id = known
-            } else {
-                id = UInt32(values.count)
-                interned[text] = id
-                values.append(text)
-                flags.append(0)
-            }
-            if numeric { flags[Int(id)] = 1 }
-            return id
-        }
-
         mutating func add(_ text: String, numeric: Bool) {
-            let id = intern(text, numeric: numeric)
+            let id = values.intern(text, numeric: numeric)
             // A value held twice by one document counts once.
             if !ids[Int(starts[starts.count - 1])...].contains(id) { ids.append(id) }
         }
@@ -111,7 +95,8 @@ struct SegmentFacetsBuilder {
                 ids.append(contentsOf: built.ids[Int(built.starts[old])..<Int(built.starts[old + 1])])
                 starts[ordinal + 1] = UInt32(ids.count)
             }
-            result.columns.append(FacetColumn(name: name, values: built.values, numericFlags: built.flags, starts: StoredArray(starts), ids: StoredArray(ids)))
+            result.columns.append(FacetColumn(name: name, values: built.values.texts, numericFlags: built.values.flags, starts: StoredArray(starts),
+                                              ids: StoredArray(ids)))
         }
         var inverse = [Int](repeating: 0, count: permutation.count)
         for (ordinal, old) in permutation.enumerated() { inverse[old] = ordinal }
