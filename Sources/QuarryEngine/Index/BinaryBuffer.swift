@@ -53,18 +53,18 @@ struct BinaryWriter {
             return
         }
         write(UInt64(array.count))
-        let stride = MemoryLayout<T>.stride, step = max(Self.releaseStep / max(stride, 1), 1)
+        var window = WalkWindow(array)
+        let stride = MemoryLayout<T>.stride
         var start = 0
         while start < array.count {
-            let end = min(start + step, array.count)
+            let end = min(start + window.step, array.count)
+            window.reach(start)
             array.withUnsafeBytes { append(UnsafeRawBufferPointer(rebasing: $0[start * stride..<end * stride])) }
-            array.releaseResidentPages(start..<end)
             start = end
         }
+        window.finish()
         pad()
     }
-
-    private static let releaseStep = 4 << 20
 
     private mutating func write(count: Int, elements: UnsafeRawBufferPointer) {
         write(UInt64(count))

@@ -20,9 +20,6 @@ struct SegmentMerge: Sendable {
     /// Each merged document's part and ordinal there, by merged ordinal.
     let sources: [Origin]
 
-    /// How many bytes of a part's postings or token positions a pass reads before it lets go of them.
-    static let releaseStep = 4 << 20
-
     /// A part's document.
     struct Origin: Sendable {
         let part: UInt32
@@ -73,7 +70,7 @@ struct SegmentMerge: Sendable {
         // Parts read in place from their files are read whole twice; what a pass has read it lets go of, so that
         // a merge never holds its input (RSS) beside its output.
         for part in parts { part.postings.bytes.releaseResidentPages() }
-        var released = [Int](repeating: 0, count: parts.count)
+        var windows = parts.map { WalkWindow($0.postings.bytes) }
         let documents = renumbered.count
         var offsets = [UInt32](repeating: 0, count: termCount + 1), starts = offsets
         var lowestScores = [UInt16](repeating: .max, count: termCount)
@@ -94,12 +91,7 @@ struct SegmentMerge: Sendable {
             flat.withBuffers(renumbered) { termMap, termOffsets, termStarts, scoreValues, numbers in
                 for term in 0..<termCount {
                     if term & 4095 == 0 {
-                        for p in 0..<parts.count {
-                            let read = Int(termStarts[cursor[p] + p])
-                            guard read - released[p] >= Self.releaseStep else { continue }
-                            parts[p].postings.bytes.releaseResidentPages(released[p]..<read)
-                            released[p] = read
-                        }
+                        for p in 0..<parts.count { windows[p].reach(Int(termStarts[cursor[p] + p])) }
                     }
                     var count = 0
                     ends.removeAll(keepingCapacity: true)
@@ -140,7 +132,7 @@ struct SegmentMerge: Sendable {
                 }
             }
         }
-        for part in parts { part.postings.bytes.releaseResidentPages() }
+        for window in windows { window.finish() }
         bytes.appendZeros(PrefixVarint.padding)
         guard let stored = bytes.finish() else { return nil }
         return Postings(offsets: offsets, starts: starts, bytes: stored, scoreValues: codes.values, lowestScores: lowestScores)
@@ -255,15 +247,11 @@ struct SegmentMerge: Sendable {
         for ordinal in 0..<documents { starts[ordinal + 1] += starts[ordinal] }
         let total = Int(starts[documents])
         let bytes = MergedBytes(capacity: total + TokenCoding.padding, spill: spill)
-        var released = [Int](repeating: 0, count: parts.count)
+        var windows = parts.map { WalkWindow($0.positions.bytes) }
         withTokenViews { views in
             for (new, source) in sources.enumerated() {
                 let p = Int(source.part), view = views[p], map = recode[p]
-                let read = Int(view.starts[Int(source.ordinal)])
-                if read - released[p] >= Self.releaseStep {
-                    parts[p].positions.bytes.releaseResidentPages(released[p]..<read)
-                    released[p] = read
-                }
+                windows[p].reach(Int(view.starts[Int(source.ordinal)]))
                 bytes.append(atMost: Int(starts[new + 1] - starts[new])) { out in
                     var at = 0, previous: UInt16?
                     view.forEachCode(Int(source.ordinal)) { code, location in
@@ -274,7 +262,7 @@ struct SegmentMerge: Sendable {
                 }
             }
         }
-        for part in parts { part.positions.bytes.releaseResidentPages() }
+        for window in windows { window.finish() }
         bytes.appendZeros(TokenCoding.padding)
         guard let stored = bytes.finish() else { return nil }
         return DocumentPositions(starts: starts, bytes: stored, terms: byFrequency.map { UInt32($0) }, tokenCount: tokenCount)

@@ -1,19 +1,24 @@
-/// A walk front to back over a large array read in place (the checks of a file just opened) holds a few
-/// MiB of it at a time: each piece is mapped in one pass before it is read (a fault per 64 KiB costs more)
-/// and let go of once the walk is past it, so that opening a 1M-record segment does not hold its token
-/// positions (over 100 MiB) whole. On the heap, it does nothing.
-struct WalkWindow {
-    static let piece = 4 << 20
+/// A walk front to back over a large array read in place (the checks of a file just opened, a merge's passes
+/// over its parts, a save writing a spilled array) holds a few MiB of it at a time: each piece is mapped in one
+/// pass before it is read (a fault per 64 KiB costs more) and let go of once the walk is past it, so that
+/// opening or merging 1M records does not hold their token positions (over 100 MiB) whole. On the heap, it
+/// does nothing.
+struct WalkWindow<Element: BitwiseCopyable> {
+    /// How many bytes a walk holds at a time.
+    static var piece: Int { 4 << 20 }
 
-    private let array: StoredArray<UInt8>
+    private let array: StoredArray<Element>
+    /// How many elements a piece holds.
+    let step: Int
     private var limit = 0
     private var released = 0
 
-    init(_ array: StoredArray<UInt8>) {
+    init(_ array: StoredArray<Element>) {
         self.array = array
+        step = max(Self.piece / max(MemoryLayout<Element>.stride, 1), 1)
     }
 
-    /// The walk reads from byte `p` on.
+    /// The walk reads from element `p` on.
     @inline(__always)
     mutating func reach(_ p: Int) {
         if p >= limit { advance(p) }
@@ -32,7 +37,7 @@ struct WalkWindow {
         let at = min(p, array.count)
         array.releaseResidentPages(released..<at)
         released = at
-        limit = min(at + Self.piece, array.count)
+        limit = min(at + step, array.count)
         array.populate(at..<limit)
     }
 }
