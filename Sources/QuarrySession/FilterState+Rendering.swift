@@ -13,11 +13,15 @@ extension FilterState {
         FilterExpression.renderedGroup(filters(in: group), joinedBy: group.join)
     }
 
-    /// The or-groups of facet filters on one attribute: these are what a
-    /// refinement list of that attribute relaxes for its own counts (A2).
-    /// A facet or-group mixing attributes is not disjunctive: it stays a plain clause.
+    /// The or-groups of facet or numeric filters on one attribute: these are what a refinement
+    /// list or a range slider of that attribute relaxes for its own counts and stats (A2), as
+    /// InstantSearch's helper relaxes a disjunctive facet's own numeric refinements. An or-group
+    /// mixing attributes is not disjunctive: it stays a plain clause.
     func disjunctiveAttribute(of group: FilterGroupID) -> String? {
-        guard case .or(_, .facet) = group else { return nil }
+        switch group {
+        case .or(_, .facet), .or(_, .numeric): break
+        default: return nil
+        }
         let attributes = Set(filters(in: group).map(\.attribute))
         return attributes.count == 1 ? attributes.first : nil
     }

@@ -6,7 +6,8 @@ import XCTest
 
 /// The engine contract and the results frontends get:
 /// 1. a hits searcher sends query, page 0, its options, `filters` without disjunctive or-groups, and
-///    `disjunctiveFilters` per attribute; a facets searcher sends `facetQuery` and relaxes its own attribute;
+///    `disjunctiveFilters` per attribute (a range slider's numeric or-group too); a facets searcher sends
+///    `facetQuery` and relaxes its own attribute;
 /// 2. `showItemsOnEmptyQuery: false` with an empty query asks nothing and reports no hits;
 /// 3. refinement lists: refined first, then count, then name; selected values with no match at count 0;
 ///    a searcher's own order; values compare without case;
@@ -36,6 +37,18 @@ final class SearchPlanAndResultsTests: XCTestCase {
             "disjunctiveFilters": ["genre": #"( "genre":"Jazz" OR "genre":"rock" )"#, "year": #"( "year":1999 )"#],
         ]))
         XCTAssertNil(query.relevancyStrictness)
+    }
+
+    func testARangeInAnOrGroupIsDisjunctive() throws {
+        var state = try state()
+        try state.filters.add(.range("year", 1990, 1999), to: .or("years", .numeric))
+        try state.filters.add(.range("rating", 1, 2), to: .or("mixed", .numeric))
+        try state.filters.add(.range("year", 1, 2), to: .or("mixed", .numeric))
+        guard case .hits(_, let query) = SearchPlan(version: 1, state: state).requests[0].request else { return XCTFail("hits expected") }
+        // The slider keeps its bounds and bars outside the range; a group over two attributes stays a clause.
+        XCTAssertEqual(query.disjunctive.map(\.attribute), ["genre", "year"])
+        XCTAssertEqual(query.disjunctive.last?.filter, try FilterParser.parse(#"( "year":1999 ) AND ( "year":1990 TO 1999 )"#))
+        XCTAssertEqual(query.filters.first?.expression, try FilterParser.parse(#"( "rating":1 TO 2 OR "year":1 TO 2 ) AND ( "rating" >= 3 )"#))
     }
 
     func testFacetsSearcherRelaxesItsOwnAttribute() throws {

@@ -66,8 +66,13 @@ public struct SearchRefinements: Sendable {
         for named in query.filters { filter = filter.combined(with: try checked(named.expression, named.parameter)) }
         optionalFilters = try checked(FilterExpression(clauses: query.optionalFilters), "optionalFilters").clauses
         for group in query.disjunctive {
-            guard declared.contains(group.attribute) else { throw Self.undeclared(group.attribute, parameter: "disjunctiveFilters") }
             let expression = try checked(group.filter, "disjunctiveFilters")
+            // An attribute not declared for faceting has no counts to relax (a numeric range on it, or
+            // its facet filters, which `checked` refused): its group filters like `filters`.
+            guard declared.contains(group.attribute) else {
+                filter = filter.combined(with: expression)
+                continue
+            }
             let selected = expression.clauses.joined().compactMap { atom -> String? in
                 guard !atom.isNegated, case .facet(let name, let value) = atom.condition, name == group.attribute else { return nil }
                 return value.text

@@ -1,5 +1,6 @@
 import QuarryEngine
 import QuarryJSON
+import QuarrySearchContract
 import XCTest
 
 /// Facet counts:
@@ -9,6 +10,7 @@ import XCTest
 /// 3. `maxValuesPerFacet` and `sortFacetValuesBy` (count, alpha) shape the lists;
 /// 4. `facets_stats` gives min, max, avg and sum of numeric facets over the matches;
 /// 5. disjunctive groups relax only their own attribute's counts; a selected value with no match is listed with 0;
+///    a range group relaxes its attribute's stats too; a group on an undeclared attribute filters like `filters`;
 /// 6. hierarchical levels are counted with deeper selections relaxed, and the path filters the hits.
 final class FacetCountTests: XCTestCase {
     let fixture = FacetFixtures.fixture
@@ -74,6 +76,27 @@ final class FacetCountTests: XCTestCase {
         XCTAssertEqual(two.ids, [], "no blue Zeta")
         XCTAssertEqual(two.facet("color"), ["red": 1, "Green": 1, "Blue": 0], "colours of Zeta at price >= 20")
         XCTAssertEqual(two.facet("maker.name"), ["Acme": 1, "Bolt": 1, "Zeta": 0], "makers of blue at price >= 20")
+    }
+
+    func testARangeGroupRelaxesItsOwnCountsAndStats() throws {
+        // A range slider's or-group: its histogram keeps the values outside the range, and its bounds.
+        let response = try XCTUnwrap(fixture.search("", [
+            "facets": ["price", "color"], "disjunctiveFilters": ["price": "price:20 TO 40"],
+        ]))
+        XCTAssertEqual(Set(response.ids), ["2", "3", "4"])
+        XCTAssertEqual(response.facet("price").count, 6)
+        XCTAssertEqual(response.extra["facets_stats"]?["price"]?["min"], 10)
+        XCTAssertEqual(response.extra["facets_stats"]?["price"]?["max"], 60)
+        XCTAssertEqual(response.facet("color"), ["Blue": 1, "red": 1, "Green": 1], "other facets count the hits")
+
+        // Nothing counts `rating` (not declared for faceting): its group filters the hits, and nothing has one.
+        let undeclared = try XCTUnwrap(fixture.search("", ["facets": ["color"], "disjunctiveFilters": ["rating": "rating >= 3"]]))
+        XCTAssertEqual(undeclared.nbHits, 0)
+        let json: JSONObject = ["query": "", "disjunctiveFilters": ["rating": "rating:good"]]
+        XCTAssertThrowsError(try fixture.index.search(SearchParameters(json: json, settings: fixture.settings), records: InMemoryRecords(fixture.records)),
+                             "a facet filter on an undeclared attribute") { error in
+            XCTAssertTrue("\(error)".contains("rating"), "\(error)")
+        }
     }
 
     func testDisjunctiveCountsFromTextCandidates() throws {
