@@ -190,8 +190,11 @@ def test_histogram_range_filters_hits(shop, browser):
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, released).text == f"{days[0]} – {days[-1]}",
          message="dates not shown as dates")
     act(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".histogram[data-attribute='price'] input[data-bound='upper']").click())
-    # The page re-renders as results arrive and gives the slider its focus back: keys go to the focused slider.
-    act(browser, lambda d: d.switch_to.active_element.send_keys(Keys.HOME))
+    act(browser, lambda d: d.switch_to.active_element.send_keys(Keys.HOME))  # 5 .. 5
+    cheapest = len([p for p in products() if p["price"] == 5])
+    wait(browser, lambda d: hit_count(d) == cheapest, message=stats(browser))
+    # The results re-rendered the sliders, and the one being moved has its focus back: the next keys move it.
+    assert browser.switch_to.active_element.get_attribute("data-bound") == "upper"
     for _ in range(45):
         act(browser, lambda d: d.switch_to.active_element.send_keys(Keys.ARROW_RIGHT))  # 5 .. 50
     wait(browser, lambda d: 0 < hit_count(d) < 61, message=stats(browser))

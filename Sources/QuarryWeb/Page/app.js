@@ -171,23 +171,17 @@ function onResults(params) {
   }
 }
 
-// Re-rendering replaces elements; the one that had focus (a hit, a facet value, a slider) gets it back.
-function focusKey() {
-  const active = document.activeElement;
-  if (!active || !active.dataset) return null;
-  if (active.dataset.focusKey) return `[data-focus-key="${CSS.escape(active.dataset.focusKey)}"]`;
-  if (active.classList.contains("hit")) return `#hits .hit[data-object-id="${CSS.escape(active.dataset.objectId)}"]`;
-  return null;
-}
-
+// Re-rendering replaces elements; the one that had focus (a hit, a facet value, a slider) gets it back. Keys
+// are compared as strings, never put in a selector: CSS reads their NUL separators as U+FFFD.
 function render() {
   const r = page.results;
-  const focused = focusKey();
+  const focused = document.activeElement?.dataset?.focusKey;
   $("stats").textContent = `${r.nbHits.toLocaleString()} hit${r.nbHits === 1 ? "" : "s"} in ${r.processingTimeMS} ms`;
   renderHits(page.hits, false);
   renderRefinements(r);
   renderRelevantSort(r);
-  if (focused && !document.activeElement?.matches(focused)) document.querySelector(focused)?.focus({ preventScroll: true });
+  if (focused === undefined || document.activeElement?.dataset?.focusKey === focused) return;
+  [...document.querySelectorAll("[data-focus-key]")].find((e) => e.dataset.focusKey === focused)?.focus({ preventScroll: true });
 }
 
 function titleAttribute() {
@@ -203,7 +197,8 @@ function renderHits(hits, append) {
   hits.slice(start).forEach((hit, offset) => {
     const ranges = hit._matchRanges || {};
     const heading = valueAt(hit, title);
-    const item = element("li", { class: "hit", tabindex: "0", "data-object-id": hit.objectID });
+    const item = element("li", { class: "hit", tabindex: "0", "data-object-id": hit.objectID,
+      "data-focus-key": `hit\u0000${hit.objectID}` });
     item.append(element("h2", {}, typeof heading === "string" ? highlighted(heading, ranges[title]) : String(hit.objectID)));
     const details = element("p", { class: "snippet" });
     for (const [path, pathRanges] of Object.entries(ranges)) {
