@@ -204,6 +204,18 @@ def test_histogram_range_filters_hits(shop, browser):
 
 
 
+def test_facet_value_keeps_focus_for_the_keyboard(shop, browser):
+    open_page(browser, shop)
+    everything = expected_hits(shop, "")
+    acme = "//section[@data-attribute='brand']//label[span[text()='Acme']]/input"
+    act(browser, lambda d: d.find_element(By.XPATH, acme).send_keys(Keys.SPACE))
+    wait(browser, lambda d: hit_count(d) == expected_hits(shop, "", filters="brand:Acme") < everything)
+    # The results re-rendered the list; Space again unticks the same value.
+    assert browser.switch_to.active_element.get_attribute("type") == "checkbox"
+    browser.switch_to.active_element.send_keys(Keys.SPACE)
+    wait(browser, lambda d: hit_count(d) == everything)
+
+
 def test_python_client_and_page_share_the_session(shop, browser):
     open_page(browser, shop)
     python = shop.connect()
