@@ -51,9 +51,10 @@ enum EngineDerivedFile {
 
     /// Writes to a temporary name then renames, so a crash never leaves a torn
     /// file under the real name (and a stale one is caught by its generation).
-    static func write(_ snapshot: EngineIndexSnapshot, to path: String) throws {
+    /// The arrays written go on `shelf`, for the file's read-back.
+    static func write(_ snapshot: EngineIndexSnapshot, to path: String, shelf: ArrayShelf? = nil) throws {
         let temporary = path + ".tmp"
-        try snapshot.index.write(to: temporary, generation: snapshot.generation)
+        try snapshot.index.write(to: temporary, generation: snapshot.generation, shelf: shelf)
         guard rename(temporary, path) == 0 else {
             let message = String(cString: strerror(errno))
             unlink(temporary)

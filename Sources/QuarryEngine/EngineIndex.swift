@@ -228,11 +228,13 @@ final class EngineIndex: Sendable {
     /// the index on the heap until it stops. Writes and merges build segments on
     /// the heap; read from the file, their large arrays live in the page cache and
     /// only what searches touch is resident (see `FileMapping`), and the file the
-    /// old segments still mapped is freed with them.
-    private func serveFromFile(_ key: String?, _ snapshot: EngineIndexSnapshot, path: String, log: @Sendable (String) -> Void) {
+    /// old segments still mapped is freed with them. The arrays the reader would
+    /// copy are shared with the saved view instead (`ArrayShelf`).
+    private func serveFromFile(_ key: String?, _ snapshot: EngineIndexSnapshot, path: String, shelf: ArrayShelf,
+                               log: @Sendable (String) -> Void) {
         let reopened: SearchIndex
         do {
-            reopened = try SearchIndex.read(from: path, settings: snapshot.settings).index
+            reopened = try SearchIndex.read(from: path, settings: snapshot.settings, shelf: shelf).index
         } catch {
             log("index '\(name)': a search index file just saved could not be read back (\(error)); serving the one in memory")
             return
@@ -368,10 +370,11 @@ final class EngineIndex: Sendable {
         for (key, snapshot) in due {
             do {
                 let path = folder.derivedPath(replica: key.isEmpty ? nil : key)
-                try EngineDerivedFile.write(snapshot, to: path)
+                let shelf = serveFromFile ? ArrayShelf() : nil
+                try EngineDerivedFile.write(snapshot, to: path, shelf: shelf)
                 persisted.withLock { $0.generations[key] = snapshot.generation }
                 wrote = true
-                if serveFromFile { self.serveFromFile(key.isEmpty ? nil : key, snapshot, path: path, log: log) }
+                if let shelf { self.serveFromFile(key.isEmpty ? nil : key, snapshot, path: path, shelf: shelf, log: log) }
             } catch {
                 log("index '\(name)': could not save a search index file (\(error)); it will be rebuilt on next open")
                 mergeDue = false  // a merge put off waits for the next write rather than retry saves that fail

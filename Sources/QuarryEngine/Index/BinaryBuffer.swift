@@ -24,15 +24,20 @@ struct BinaryWriter {
     /// a 1M-record index, 205 MiB of its file was resident when written in 1 MiB writes, 135 in 64 KiB ones.
     private static let bufferSize = 64 << 10
 
+    /// Where the arrays written go, for the file's read-back to share (`ArrayShelf`).
+    private let shelf: ArrayShelf?
+
     /// A writer that only counts.
     init() {
         fd = nil
+        shelf = nil
         checksum = Checksum.Running(length: 0)
     }
 
     /// A writer that streams to `fd`, checksumming the first `checksummedLength` bytes (see `seal`).
-    init(fd: Int32, checksummedLength: Int) {
+    init(fd: Int32, checksummedLength: Int, shelf: ArrayShelf? = nil) {
         self.fd = fd
+        self.shelf = shelf
         checksum = Checksum.Running(length: checksummedLength)
         buffer.reserveCapacity(Self.bufferSize)
     }
@@ -42,6 +47,7 @@ struct BinaryWriter {
     }
 
     mutating func write<T: BitwiseCopyable>(array: [T]) {
+        shelf?.keep(array, at: count)
         array.withUnsafeBytes { write(count: array.count, elements: $0) }
     }
 
@@ -131,6 +137,8 @@ struct BinaryReader {
     private(set) var offset: Int
     /// What `readStored` leaves arrays in.
     let mapping: FileMapping
+    /// The arrays the save that wrote the file kept, which `readArray` shares rather than copies.
+    var shelf: ArrayShelf?
 
     /// Reads `mapping` from `offset`, up to its byte `length` (the whole mapping when nil).
     init(_ mapping: FileMapping, length: Int? = nil, offset: Int) {
@@ -153,9 +161,14 @@ struct BinaryReader {
     }
 
     mutating func readArray<T: BitwiseCopyable>(of type: T.Type) throws(DerivedIndexError) -> [T] {
+        let at = offset
         let count = try readInt(max: bytes.count)
         let length = count * MemoryLayout<T>.stride
         guard offset + length <= bytes.count else { throw .corrupt("array of \(count) overruns the file at byte \(offset)") }
+        if let shared: [T] = shelf?.take(at: at, count: count) {
+            offset += (length + 7) & ~7
+            return shared
+        }
         let start = offset
         let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             if length > 0, let base = buffer.baseAddress, let source = bytes.baseAddress {

@@ -28,11 +28,16 @@ extension SearchIndex {
     /// Saves the index: a first pass counts the bytes (the header holds the length, and the checksum
     /// is seeded with it), the second streams them to the file.
     public func write(to path: String, generation: UInt64) throws {
+        try write(to: path, generation: generation, shelf: nil)
+    }
+
+    /// `write(to:generation:)`, keeping the arrays it wrote on `shelf` for the file's read-back.
+    func write(to path: String, generation: UInt64, shelf: ArrayShelf?) throws {
         var sizing = BinaryWriter()
         writeContent(to: &sizing, generation: generation, bodyLength: 0)
         let length = sizing.count
         try AtomicFile.write(to: path) { (fd) throws(DerivedIndexError) in
-            var writer = BinaryWriter(fd: fd, checksummedLength: length)
+            var writer = BinaryWriter(fd: fd, checksummedLength: length, shelf: shelf)
             writeContent(to: &writer, generation: generation, bodyLength: length - Self.headerSize)
             let checksum = writer.seal()
             writer.write(checksum)
@@ -77,14 +82,19 @@ extension SearchIndex {
     }
 
     public static func read(from path: String, settings: IndexSettings) throws -> (index: SearchIndex, generation: UInt64) {
+        try read(from: path, settings: settings, shelf: nil)
+    }
+
+    /// `read(from:settings:)` for a save's read-back, which shares the arrays the save wrote (`shelf`).
+    static func read(from path: String, settings: IndexSettings, shelf: ArrayShelf?) throws -> (index: SearchIndex, generation: UInt64) {
         let mapping = try FileMapping(path: path)
-        let opened = try decode(mapping, settings: settings)
+        let opened = try decode(mapping, settings: settings, shelf: shelf)
         mapping.releaseResidentPages()
         return opened
     }
 
     /// Decodes a mapped file, whose large arrays are then read in place rather than copied.
-    private static func decode(_ mapping: FileMapping, settings: IndexSettings) throws(DerivedIndexError)
+    private static func decode(_ mapping: FileMapping, settings: IndexSettings, shelf: ArrayShelf?) throws(DerivedIndexError)
         -> (index: SearchIndex, generation: UInt64)
     {
         let raw = mapping.raw
@@ -113,7 +123,7 @@ extension SearchIndex {
         // A damaged file is reported as such, whatever it broke first.
         let segments: [(segment: Segment, dead: Bitset)]
         do throws(DerivedIndexError) {
-            segments = try readSegments(mapping, contentLength: content.count)
+            segments = try readSegments(mapping, contentLength: content.count, shelf: shelf)
         } catch {
             guard mapping.checksum(length: content.count) == stored else { throw .corrupt("checksum mismatch") }
             throw error
@@ -140,8 +150,11 @@ extension SearchIndex {
     }
 
     /// Each segment's arrays, with their lengths checked: copied out of the file, or left in it (`readStored`).
-    private static func readSegments(_ mapping: FileMapping, contentLength: Int) throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)] {
+    private static func readSegments(_ mapping: FileMapping, contentLength: Int, shelf: ArrayShelf?)
+        throws(DerivedIndexError) -> [(segment: Segment, dead: Bitset)]
+    {
         var reader = BinaryReader(mapping, length: contentLength, offset: headerSize)
+        reader.shelf = shelf
         let segmentCount = try reader.readInt(max: 1 << 20)
         var segments: [(segment: Segment, dead: Bitset)] = []
         for _ in 0..<segmentCount {

@@ -7,7 +7,8 @@ import QuarrySearchContract
 /// A snapshot's life:
 /// 1. `updating()` (upserts, replacements, deletions, many small batches) answers exactly as `build()` on the
 ///    same final records, for hits, order and counts, also after `compacted()`.
-/// 2. `write`/`read` round-trips (same answers, same generation).
+/// 2. `write`/`read` round-trips (same answers, same generation); a save's read-back shares the arrays it
+///    wrote, and a changed byte in one is still refused.
 /// 3. A missing, truncated, bit-flipped, other-version or other-settings file is refused with its reason.
 /// 4. Segments saved while writes went on are served from the file in the newest snapshot (`adopting`).
 final class SearchIndexLifecycleTests: XCTestCase {
@@ -95,6 +96,34 @@ final class SearchIndexLifecycleTests: XCTestCase {
         let (loaded, generation) = try SearchIndex.read(from: path, settings: settings)
         XCTAssertEqual(generation, 42)
         try assertSameAnswers(index, loaded, records: records + [(DocID(500), record(500))])
+    }
+
+    func testASavesReadBackSharesTheArraysItWrote() throws {
+        let records = (0..<200).map { (DocID($0), record($0)) }
+        let index = SearchIndex.build(settings: settings, records: records)
+        let path = temporaryPath()
+        let shelf = ArrayShelf()
+        try index.write(to: path, generation: 5, shelf: shelf)
+        let (loaded, _) = try SearchIndex.read(from: path, settings: settings, shelf: shelf)
+        try assertSameAnswers(index, loaded, records: records)
+        func address<T>(_ array: [T]) -> UnsafeRawPointer? { array.withUnsafeBytes { $0.baseAddress } }
+        let saved = index.segments[0], read = loaded.segments[0]
+        XCTAssertEqual(address(read.dictionary.bytes), address(saved.dictionary.bytes), "shared, not copied")
+        XCTAssertEqual(address(read.positions.starts), address(saved.positions.starts))
+        let copied = try SearchIndex.read(from: path, settings: settings).index.segments[0]
+        XCTAssertNotEqual(address(copied.dictionary.bytes), address(saved.dictionary.bytes))
+
+        // The checksum still covers every byte: a term changed on disk in a shared array is refused.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let term = try XCTUnwrap(bytes.range(of: Data("epsilon".utf8)))
+        bytes[term.lowerBound] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let again = ArrayShelf()
+        try index.write(to: path + ".2", generation: 5, shelf: again)
+        try FileManager.default.removeItem(atPath: path + ".2")
+        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: settings, shelf: again)) { error in
+            XCTAssertTrue("\(error)".contains("checksum"), "\(error)")
+        }
     }
 
     func testReopenedSegmentsReadTheirLargeArraysFromTheFileEvenOnceItIsReplaced() throws {
