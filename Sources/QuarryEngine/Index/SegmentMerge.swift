@@ -66,10 +66,9 @@ struct SegmentMerge: Sendable {
     /// Each merged term's postings: its parts' postings renumbered, deleted documents left out, their runs
     /// merged into one ascending list. Nil when `spill` failed.
     func postings(spill: SpillFile?) -> Postings? {
+        // Parts read in place from their files are read whole twice; each pass holds a few MiB of a part at a
+        // time (`WalkWindow`), so that a merge never holds its input (RSS) beside its output.
         let codes = Postings.ScoreCodes(frequency: scoreFrequency())
-        // Parts read in place from their files are read whole twice; what a pass has read it lets go of, so that
-        // a merge never holds its input (RSS) beside its output.
-        for part in parts { part.postings.bytes.releaseResidentPages() }
         var windows = parts.map { WalkWindow($0.postings.bytes) }
         let documents = renumbered.count
         var offsets = [UInt32](repeating: 0, count: termCount + 1), starts = offsets
@@ -142,14 +141,17 @@ struct SegmentMerge: Sendable {
     private func scoreFrequency() -> [Int] {
         var frequency = [Int](repeating: 0, count: 1 << 16)
         for (p, segment) in parts.enumerated() {
-            let first = documentBase[p]
+            let first = documentBase[p], starts = segment.postings.starts
+            var window = WalkWindow(segment.postings.bytes)
             segment.postings.withView { view in
                 for term in 0..<segment.postings.termCount {
+                    window.reach(Int(starts[term]))
                     view.forEach(term) { doc, score in
                         if renumbered[first + doc] != .max { frequency[Int(score)] += 1 }
                     }
                 }
             }
+            window.finish()
         }
         return frequency
     }
@@ -160,12 +162,14 @@ struct SegmentMerge: Sendable {
     private func forEachLiveDocument(_ body: (Int, TokenView, Int, Int) -> Void) {
         for (p, segment) in parts.enumerated() {
             let first = documentBase[p]
+            var window = WalkWindow(segment.positions.bytes)
             segment.positions.withTokens { view in
                 for ordinal in 0..<segment.count where renumbered[first + ordinal] != .max {
+                    window.reach(Int(view.starts[ordinal]))
                     body(p, view, ordinal, Int(renumbered[first + ordinal]))
                 }
             }
-            segment.positions.bytes.releaseResidentPages()
+            window.finish()
         }
     }
 
