@@ -69,7 +69,7 @@ struct SegmentMerge: Sendable {
         // Parts read in place from their files are read whole twice; each pass holds a few MiB of a part at a
         // time (`WalkWindow`), so that a merge never holds its input (RSS) beside its output.
         let codes = Postings.ScoreCodes(frequency: scoreFrequency())
-        var windows = parts.map { WalkWindow($0.postings.bytes) }
+        var windows = parts.map { WalkWindow($0.postings.bytes, among: parts.count) }
         let documents = renumbered.count
         var offsets = [UInt32](repeating: 0, count: termCount + 1), starts = offsets
         var lowestScores = [UInt16](repeating: .max, count: termCount)
@@ -89,7 +89,7 @@ struct SegmentMerge: Sendable {
         withExtendedLifetime(parts) {
             flat.withBuffers(renumbered) { termMap, termOffsets, termStarts, scoreValues, numbers in
                 for term in 0..<termCount {
-                    if term & 4095 == 0 {
+                    if term & 255 == 0 {
                         for p in 0..<parts.count { windows[p].reach(Int(termStarts[cursor[p] + p])) }
                     }
                     var count = 0
@@ -251,7 +251,7 @@ struct SegmentMerge: Sendable {
         for ordinal in 0..<documents { starts[ordinal + 1] += starts[ordinal] }
         let total = Int(starts[documents])
         let bytes = MergedBytes(capacity: total + TokenCoding.padding, spill: spill)
-        var windows = parts.map { WalkWindow($0.positions.bytes) }
+        var windows = parts.map { WalkWindow($0.positions.bytes, among: parts.count) }
         withTokenViews { views in
             for (new, source) in sources.enumerated() {
                 let p = Int(source.part), view = views[p], map = recode[p]

@@ -13,9 +13,13 @@ struct WalkWindow<Element: BitwiseCopyable> {
     private var limit = 0
     private var released = 0
 
-    init(_ array: StoredArray<Element>) {
+    /// A walk over `array`, one of `walks` going on at once (a merge's pass over each of its parts): each
+    /// holds its share of `piece`, at least the 64 KiB a fault maps anyway. A merge of 39 parts each smaller
+    /// than a piece held every part's postings and token positions until its passes ended (230 MiB of file
+    /// pages at 1M records; Benchmarks/RESULTS.md, "The read-back shares what the save wrote").
+    init(_ array: StoredArray<Element>, among walks: Int = 1) {
         self.array = array
-        step = max(Self.piece / max(MemoryLayout<Element>.stride, 1), 1)
+        step = max(max(Self.piece / max(walks, 1), 64 << 10) / max(MemoryLayout<Element>.stride, 1), 1)
     }
 
     /// The walk reads from element `p` on.
