@@ -134,6 +134,30 @@ struct FacetColumn: Sendable {
         }
     }
 
+    /// `saved` as read back from the file it was saved to: its documents' values and each value's
+    /// documents read in place, what `init` derives from the values taken from `saved` (equal, as the
+    /// file's checksum vouches), not derived again beside it.
+    init(documents held: DocumentValues, valueDocuments: ValueDocuments, derivedAs saved: FacetColumn) {
+        name = saved.name
+        values = saved.values
+        numericFlags = saved.numericFlags
+        switch held {
+        case .singles(let singles): (starts, ids, self.singles) = (StoredArray(), StoredArray(), singles)
+        case .lists(let starts, let ids): (self.starts, self.ids, singles) = (starts, ids, StoredArray())
+        }
+        isSingleValued = saved.isSingleValued
+        documentCount = saved.documentCount
+        byFoldedText = saved.byFoldedText
+        numbers = saved.numbers
+        textHashes = saved.textHashes
+        textSlots = saved.textSlots
+        self.valueDocuments = valueDocuments
+        alphaRanks = saved.alphaRanks
+        hasNumbers = saved.hasNumbers
+        valueBits = saved.valueBits
+        wordCount = saved.wordCount
+    }
+
     /// Calls `body` with each value id document `d` holds.
     @inline(__always)
     func forEachValue(of d: Int, _ body: (Int) -> Void) { Self.forEachValue(of: d, singles, starts, ids, body) }

@@ -10,6 +10,7 @@ extension SegmentFacets {
     func write(to writer: inout BinaryWriter) {
         writer.write(UInt64(columns.count))
         for column in columns {
+            writer.shelve(column)
             Self.write(strings: [column.name], to: &writer)
             Self.write(strings: column.values, to: &writer)
             writer.write(array: column.numericFlags)
@@ -36,8 +37,10 @@ extension SegmentFacets {
         var facets = SegmentFacets()
         let columnCount = try reader.readInt(max: 1 << 16)
         for _ in 0..<columnCount {
-            let name = try readStrings(&reader).first ?? ""
-            let values = try readStrings(&reader)
+            // A save's read-back takes what the column derives (texts, lookups) from the column saved.
+            let saved: FacetColumn? = reader.shelved()
+            let name = try readStrings(&reader, as: saved.map { [$0.name] }).first ?? ""
+            let values = try readStrings(&reader, as: saved?.values)
             let flags = try reader.readArray(of: UInt8.self)
             let singles = try reader.readStored(of: UInt16.self)
             let starts = try reader.readStored(of: UInt32.self)
@@ -61,8 +64,12 @@ extension SegmentFacets {
             }
             guard flags.count == values.count, valueDocuments.isWellFormed(valueCount: values.count, held: heldCount)
             else { throw .corrupt("inconsistent facet column '\(name)'") }
-            facets.columns.append(FacetColumn(name: name, values: values, numericFlags: flags, documents: held, count: n,
-                                              valueDocuments: valueDocuments))
+            if let saved, saved.name == name, saved.values.count == values.count, saved.documentCount == n {
+                facets.columns.append(FacetColumn(documents: held, valueDocuments: valueDocuments, derivedAs: saved))
+            } else {
+                facets.columns.append(FacetColumn(name: name, values: values, numericFlags: flags, documents: held, count: n,
+                                                  valueDocuments: valueDocuments))
+            }
         }
         let numericCount = try reader.readInt(max: 1 << 16)
         for _ in 0..<numericCount {
@@ -96,11 +103,14 @@ extension SegmentFacets {
         writer.write(array: offsets)
     }
 
-    private static func readStrings(_ reader: inout BinaryReader) throws(DerivedIndexError) -> [String] {
+    /// The strings of a table; `written`, the ones it was written from, when the reader has them (a save's
+    /// read-back), rather than new copies.
+    private static func readStrings(_ reader: inout BinaryReader, as written: [String]? = nil) throws(DerivedIndexError) -> [String] {
         let bytes = try reader.readArray(of: UInt8.self), offsets = try reader.readArray(of: UInt32.self)
         guard let first = offsets.first, first == 0, offsets.last.map({ Int($0) == bytes.count }) ?? false,
               zip(offsets, offsets.dropFirst()).allSatisfy({ $0 <= $1 })
         else { throw .corrupt("inconsistent string table") }
+        if let written, written.count == offsets.count - 1 { return written }
         return (0..<offsets.count - 1).map { i in
             String(decoding: bytes[Int(offsets[i])..<Int(offsets[i + 1])], as: UTF8.self)
         }

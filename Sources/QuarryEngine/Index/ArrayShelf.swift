@@ -1,24 +1,28 @@
-/// The arrays a save wrote, by their offset in its file, so that reading the file back shares them rather
-/// than copying them out again.
+/// The arrays a save wrote, and the facet columns made from them, by their offset in its file, so that
+/// reading the file back shares them rather than copying or deriving them again.
 ///
 /// A save's read-back becomes the view served next, while the view it was written from is still served:
-/// copied, every array the reader copies (dictionaries, offsets, facet tables) was held twice at that
-/// moment, the highest point of a stream's memory after its last batch (Benchmarks/RESULTS.md, "Merges
-/// that spill to files"). The file's checksum, checked before the read-back is used, vouches that the
-/// bytes at each offset are the shelved array's.
+/// copied, every array the reader copies (dictionaries, offsets, facet tables) and every lookup a facet
+/// column derives was held twice at that moment, the highest point of a stream's memory after its last
+/// batch (Benchmarks/RESULTS.md, "The read-back shares what the save wrote"). The file's checksum,
+/// checked before the read-back is used, vouches that the bytes at each offset are the shelved value's.
 final class ArrayShelf {
-    private var arrays: [Int: Any] = [:]
+    private struct Key: Hashable {
+        let offset: Int
+        let type: ObjectIdentifier
+    }
+
+    private var items: [Key: Any] = [:]
 
     init() {}
 
-    /// `array` as written at byte `offset` of the file.
-    func keep<T: BitwiseCopyable>(_ array: [T], at offset: Int) {
-        arrays[offset] = array
+    /// `value` as written from byte `offset` of the file.
+    func keep<Value>(_ value: Value, at offset: Int) {
+        items[Key(offset: offset, type: ObjectIdentifier(Value.self))] = value
     }
 
-    /// The array written at `offset`, if it has this element type and `count`; given once.
-    func take<T: BitwiseCopyable>(at offset: Int, count: Int) -> [T]? {
-        guard let array = arrays.removeValue(forKey: offset) as? [T], array.count == count else { return nil }
-        return array
+    /// The value of this type written from `offset`; given once.
+    func take<Value>(at offset: Int) -> Value? {
+        items.removeValue(forKey: Key(offset: offset, type: ObjectIdentifier(Value.self))) as? Value
     }
 }

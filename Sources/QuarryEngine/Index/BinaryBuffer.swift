@@ -46,8 +46,13 @@ struct BinaryWriter {
         withUnsafeBytes(of: value.littleEndian) { append($0) }
     }
 
+    /// Keeps `value`, made from what is written next, for the file's read-back (`ArrayShelf`).
+    func shelve<Value>(_ value: Value) {
+        shelf?.keep(value, at: count)
+    }
+
     mutating func write<T: BitwiseCopyable>(array: [T]) {
-        shelf?.keep(array, at: count)
+        shelve(array)
         array.withUnsafeBytes { write(count: array.count, elements: $0) }
     }
 
@@ -160,12 +165,17 @@ struct BinaryReader {
         return Int(value)
     }
 
+    /// What the save that wrote the file shelved where the reader stands (`BinaryWriter.shelve`).
+    func shelved<Value>() -> Value? {
+        shelf?.take(at: offset)
+    }
+
     mutating func readArray<T: BitwiseCopyable>(of type: T.Type) throws(DerivedIndexError) -> [T] {
         let at = offset
         let count = try readInt(max: bytes.count)
         let length = count * MemoryLayout<T>.stride
         guard offset + length <= bytes.count else { throw .corrupt("array of \(count) overruns the file at byte \(offset)") }
-        if let shared: [T] = shelf?.take(at: at, count: count) {
+        if let shared: [T] = shelf?.take(at: at), shared.count == count {
             offset += (length + 7) & ~7
             return shared
         }

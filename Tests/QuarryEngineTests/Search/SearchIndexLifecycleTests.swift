@@ -100,18 +100,31 @@ final class SearchIndexLifecycleTests: XCTestCase {
 
     func testASavesReadBackSharesTheArraysItWrote() throws {
         let records = (0..<200).map { (DocID($0), record($0)) }
-        let index = SearchIndex.build(settings: settings, records: records)
+        var faceted = settings
+        faceted.attributesForFaceting = [FacetAttribute(attribute: "tags"), FacetAttribute(attribute: "pop")]
+        let index = SearchIndex.build(settings: faceted, records: records)
         let path = temporaryPath()
         let shelf = ArrayShelf()
         try index.write(to: path, generation: 5, shelf: shelf)
-        let (loaded, _) = try SearchIndex.read(from: path, settings: settings, shelf: shelf)
+        let (loaded, _) = try SearchIndex.read(from: path, settings: faceted, shelf: shelf)
         try assertSameAnswers(index, loaded, records: records)
         func address<T>(_ array: [T]) -> UnsafeRawPointer? { array.withUnsafeBytes { $0.baseAddress } }
         let saved = index.segments[0], read = loaded.segments[0]
         XCTAssertEqual(address(read.dictionary.bytes), address(saved.dictionary.bytes), "shared, not copied")
         XCTAssertEqual(address(read.positions.starts), address(saved.positions.starts))
-        let copied = try SearchIndex.read(from: path, settings: settings).index.segments[0]
+        // Facet columns take their texts and lookups from the saved ones, and read their documents in place.
+        XCTAssertEqual(read.facets.columns.map(\.name), saved.facets.columns.map(\.name))
+        XCTAssertEqual(read.facets.columns.filter { !$0.values.isEmpty }.map(\.name), ["tags", "pop"])
+        for (savedColumn, readColumn) in zip(saved.facets.columns, read.facets.columns) where !savedColumn.values.isEmpty {
+            XCTAssertEqual(address(readColumn.values), address(savedColumn.values))
+            XCTAssertEqual(address(readColumn.alphaRanks), address(savedColumn.alphaRanks))
+            XCTAssertEqual(address(readColumn.valueBits), address(savedColumn.valueBits))
+            XCTAssertTrue(readColumn.singles.isMapped || readColumn.ids.isMapped)
+            XCTAssertEqual(readColumn.valueDocuments.starts, savedColumn.valueDocuments.starts)
+        }
+        let copied = try SearchIndex.read(from: path, settings: faceted).index.segments[0]
         XCTAssertNotEqual(address(copied.dictionary.bytes), address(saved.dictionary.bytes))
+        XCTAssertNotEqual(address(copied.facets.columns[0].alphaRanks), address(saved.facets.columns[0].alphaRanks))
 
         // The checksum still covers every byte: a term changed on disk in a shared array is refused.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -121,7 +134,7 @@ final class SearchIndexLifecycleTests: XCTestCase {
         let again = ArrayShelf()
         try index.write(to: path + ".2", generation: 5, shelf: again)
         try FileManager.default.removeItem(atPath: path + ".2")
-        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: settings, shelf: again)) { error in
+        XCTAssertThrowsError(try SearchIndex.read(from: path, settings: faceted, shelf: again)) { error in
             XCTAssertTrue("\(error)".contains("checksum"), "\(error)")
         }
     }
