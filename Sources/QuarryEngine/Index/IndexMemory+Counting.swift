@@ -38,19 +38,6 @@ extension SearchIndex {
     }
 }
 
-extension Segment {
-    /// Bytes of this segment's arrays read in place from its file.
-    var mappedBytes: Int {
-        var bytes = docIDs.mappedBytes + sortValues.mappedBytes + lookup.mappedBytes + postings.bytes.mappedBytes + positions.bytes.mappedBytes
-        bytes += facets.numeric.reduce(0) { $0 + $1.starts.mappedBytes + $1.numbers.mappedBytes }
-        bytes += facets.columns.reduce(0) { $0 + $1.starts.mappedBytes + $1.ids.mappedBytes + $1.singles.mappedBytes
-            + $1.valueDocuments.bytes.mappedBytes }
-        bytes += prefixSets.entries.values.reduce(0) { $0 + $1.levels.words.mappedBytes }
-        bytes += facets.geo.starts.mappedBytes + facets.geo.latitudes.mappedBytes + facets.geo.longitudes.mappedBytes
-        return bytes
-    }
-}
-
 /// Byte counts of the containers the structures are made of.
 enum MemorySize {
     static func array<T>(_ array: [T]) -> Int { array.count * MemoryLayout<T>.stride }

@@ -30,14 +30,6 @@ struct Segment: Sendable {
     /// how a merge made off the write path finds its segments again in a later snapshot.
     var identity: ObjectIdentifier { ObjectIdentifier(neighbors) }
 
-    /// Unmaps the pages of its token positions and postings when they are read in place: a merge or a save
-    /// reads them whole, and a file stays mapped until its last segment is dropped, so after a merge they
-    /// would stay resident, unread, until the next save (about 140 MiB after a 512,000-document merge).
-    func releaseResidentPages() {
-        positions.bytes.releaseResidentPages()
-        postings.bytes.releaseResidentPages()
-    }
-
     func ordinal(of docID: DocID) -> Int? {
         var lo = 0, hi = lookup.count
         while lo < hi {

@@ -58,6 +58,8 @@ struct SegmentMerge: Sendable {
         })
         guard let postings, let positions else { preconditionFailure("a merge on the heap cannot fail") }
         let facets = SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead, sources: sources, layout: layout)
+        // Nothing reads the parts any more: what was read of them in place goes before the prefix sets are built.
+        for part in parts { part.releaseResidentPages() }
         return SegmentBuilder.segment(docIDs: docIDs, values: values, permutation: permutation, order: order,
                                       dictionary: dictionary, postings: postings, positions: positions,
                                       facets: facets)
