@@ -31,6 +31,7 @@ pytestmark = pytest.mark.skipif(
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -96,6 +97,12 @@ def act(driver, action):
     """Does `action` (a click, a key) on an element it looks up, again if a re-render replaced the element first:
     a stale element is found stale before any event reaches it, so nothing is done twice."""
     wait(driver, lambda d: action(d) or True)
+
+
+def press(driver, key):
+    """Presses `key` on the keyboard, to whatever has focus, as a person does: no element is looked up, so a
+    re-render replacing the focused element between lookup and key cannot lose the key or refuse it."""
+    ActionChains(driver).send_keys(key).perform()
 
 
 def texts(driver, selector):
@@ -190,13 +197,14 @@ def test_histogram_range_filters_hits(shop, browser):
     wait(browser, lambda d: d.find_element(By.CSS_SELECTOR, released).text == f"{days[0]} – {days[-1]}",
          message="dates not shown as dates")
     act(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".histogram[data-attribute='price'] input[data-bound='upper']").click())
-    act(browser, lambda d: d.switch_to.active_element.send_keys(Keys.HOME))  # 5 .. 5
+    press(browser, Keys.HOME)  # 5 .. 5
     cheapest = len([p for p in products() if p["price"] == 5])
     wait(browser, lambda d: hit_count(d) == cheapest, message=stats(browser))
-    # The results re-rendered the sliders, and the one being moved has its focus back: the next keys move it.
+    # The results re-rendered the sliders, and the one being moved has its focus back: the next keys move it,
+    # also those that arrive while results re-render it again.
     assert browser.switch_to.active_element.get_attribute("data-bound") == "upper"
     for _ in range(45):
-        act(browser, lambda d: d.switch_to.active_element.send_keys(Keys.ARROW_RIGHT))  # 5 .. 50
+        press(browser, Keys.ARROW_RIGHT)  # 5 .. 50
     wait(browser, lambda d: 0 < hit_count(d) < 61, message=stats(browser))
     expected = len([p for p in products() if 5 <= p["price"] <= 50])
     wait(browser, lambda d: hit_count(d) == expected, message=stats(browser))
@@ -212,7 +220,7 @@ def test_facet_value_keeps_focus_for_the_keyboard(shop, browser):
     wait(browser, lambda d: hit_count(d) == expected_hits(shop, "", filters="brand:Acme") < everything)
     # The results re-rendered the list; Space again unticks the same value.
     assert browser.switch_to.active_element.get_attribute("type") == "checkbox"
-    browser.switch_to.active_element.send_keys(Keys.SPACE)
+    press(browser, Keys.SPACE)
     wait(browser, lambda d: hit_count(d) == everything)
 
 
