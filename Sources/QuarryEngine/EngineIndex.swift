@@ -207,8 +207,9 @@ final class EngineIndex: Sendable {
         return pending
     }
 
-    /// After a merge, what its input held that nothing reads any more: the file pages it read (`Segment.
-    /// releaseResidentPages`), and, after a merge of 64,000 documents or more, the heap blocks glibc keeps
+    /// After a merge, what its input held that nothing reads any more: the file pages searches read in its
+    /// parts while it ran (the merge let go of its own reads already; `Segment.releaseResidentPages`), and,
+    /// after a merge of 64,000 documents or more, the heap blocks glibc keeps
     /// for reuse (loading 1M records by batches held about 200 MiB of them above the index's structures
     /// between saves). Not after smaller ones: the next merge faults the pages back in, and trimming after
     /// every merge of 8,000 cost a stream of batches 1.3 µs of CPU a document.
