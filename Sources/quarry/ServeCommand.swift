@@ -65,6 +65,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        LargeBlocks.mapOwnPages()
         let log = Log.standardError.function
         let directory = absolutePath(dataDir ?? Locations.defaultDataDirectory)
         Locations.ensureDirectory(directory)
