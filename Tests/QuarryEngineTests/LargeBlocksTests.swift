@@ -7,17 +7,24 @@ import XCTest
 final class LargeBlocksTests: XCTestCase {
     /// glibc alone, once a 16 MiB block was freed, would carve a 6 MiB one from an arena, where freeing
     /// it keeps it resident; a keystroke's scratch (1 MiB here) stays in the arenas either way.
-    func testBlocksFromFourMiBGetMappingsOfTheirOwn() throws {
+    func testBlocksFromFourMiBGetMappingsOfTheirOwn() {
         LargeBlocks.mapOwnPages()
+        // `mallinfo2` counts the whole process: a thread an earlier test left closing may map or free a
+        // block between two readings, so a few tries are allowed; glibc's own threshold fails them all.
+        let observed = (0..<5).map { _ in Self.observe() }
+        XCTAssert(observed.contains { $0.largeMapped && $0.freedAtOnce && $0.smallInArena }, "\(observed)")
+    }
+
+    private static func observe() -> (largeMapped: Bool, freedAtOnce: Bool, smallInArena: Bool) {
         free(malloc(16 << 20))
         let mapped = mallinfo2().hblkhd
-        let large = try XCTUnwrap(malloc(6 << 20))
-        XCTAssertGreaterThanOrEqual(mallinfo2().hblkhd - mapped, 6 << 20, "a block above the threshold is mapped apart")
+        let large = malloc(6 << 20)
+        let largeMapped = mallinfo2().hblkhd - mapped >= 6 << 20
         free(large)
-        XCTAssertEqual(mallinfo2().hblkhd, mapped, "freeing it hands the mapping back")
-        let small = try XCTUnwrap(malloc(1 << 20))
+        let freedAtOnce = mallinfo2().hblkhd == mapped
+        let small = malloc(1 << 20)
         defer { free(small) }
-        XCTAssertEqual(mallinfo2().hblkhd, mapped, "a block below the threshold comes from an arena")
+        return (largeMapped, freedAtOnce, mallinfo2().hblkhd == mapped)
     }
 }
 #endif
