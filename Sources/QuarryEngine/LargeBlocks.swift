@@ -9,21 +9,28 @@ import Glibc
 /// it raises that threshold to the freed size, up to 32 MiB: from then on the arrays that batches and
 /// merges build and drop (a segment's columns, a merge's renumbering) are carved from the arenas, which
 /// keep what is freed in them resident until a trim, scattered over one arena per thread. Loading 1M
-/// records by batches of 1,000 held about 60–90 MiB of such free blocks above what the index used
-/// (Benchmarks/RESULTS.md). A fixed threshold keeps blocks from 4 MiB in mappings of their own, handed
-/// back to the system as soon as they are freed. It stays above what a keystroke allocates for a
-/// segment of 1M documents (its largest scratch array is 4 bytes a document), so searches keep reusing
-/// arena blocks, which they fault in once, not a fresh mapping each.
+/// records by batches of 5,000 held about 80 MiB of such free blocks above what the index used
+/// (Benchmarks/RESULTS.md). A fixed threshold keeps blocks from 4 MiB that an arena cannot serve from
+/// its free space in mappings of their own, handed back to the system as soon as they are freed. It stays
+/// above what a keystroke allocates for a segment of 1M documents (its largest scratch array is 4 bytes a
+/// document), so searches keep reusing arena blocks, which they fault in once, not a fresh mapping each.
 public enum LargeBlocks {
     public static let ownMappingFrom = 4 << 20
 
-    /// Sets the threshold, unless the environment already chose one for glibc
-    /// (`MALLOC_MMAP_THRESHOLD_`, or `GLIBC_TUNABLES` naming it). Call before the process starts threads.
+    /// Sets the threshold, unless the environment already chose one for glibc. Call before the process
+    /// starts threads: the arenas they make meanwhile would take large blocks under the raised threshold.
     public static func mapOwnPages() {
         #if canImport(Glibc)
-        if getenv("MALLOC_MMAP_THRESHOLD_") != nil { return }
-        if let tunables = getenv("GLIBC_TUNABLES"), String(cString: tunables).contains("mmap_threshold") { return }
-        _ = mallopt(M_MMAP_THRESHOLD, Int32(ownMappingFrom))
+        let threshold = threshold { name in getenv(name).map { String(cString: $0) } }
+        if let threshold { _ = mallopt(M_MMAP_THRESHOLD, Int32(threshold)) }
         #endif
+    }
+
+    /// The threshold to set: none when `MALLOC_MMAP_THRESHOLD_` or `GLIBC_TUNABLES` chose one (a user
+    /// measuring another), else `ownMappingFrom`.
+    static func threshold(environment: (String) -> String?) -> Int? {
+        if environment("MALLOC_MMAP_THRESHOLD_") != nil { return nil }
+        if environment("GLIBC_TUNABLES")?.contains("glibc.malloc.mmap_threshold") == true { return nil }
+        return ownMappingFrom
     }
 }
