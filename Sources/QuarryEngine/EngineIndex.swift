@@ -209,12 +209,9 @@ final class EngineIndex: Sendable {
 
     /// After a merge, what its input held that nothing reads any more: the file pages searches read in its
     /// parts while it ran (the merge let go of its own reads already; `Segment.releaseResidentPages`), and,
-    /// after a merge of 8,000 documents or more (all but the first tier's), the heap blocks glibc keeps for
-    /// reuse. Blocks from 4 MiB are handed back when freed (`LargeBlocks`); these are the smaller ones a
-    /// stream of batches scatters over the arenas, 60–90 MiB above what the index used while loading 1M
-    /// records. Before the arenas held the large blocks too, trimming after every merge of 8,000 cost a
-    /// stream 1.3 µs of CPU a document (the next merge faulted them back in) and only merges of 64,000
-    /// trimmed; with them out of the arenas, a stream of batches of 5,000 ran no slower (Benchmarks/RESULTS.md).
+    /// after a merge of 8,000 documents or more (all but the first tier's), the smaller freed blocks glibc
+    /// keeps in its arenas (the large ones it hands back itself: `LargeBlocks`). Trimming after these merges
+    /// costs a stream of batches nothing measurable (Benchmarks/RESULTS.md, "Large blocks out of glibc's arenas").
     private func handBack(_ inputs: ArraySlice<Segment>, merged: Int) {
         for segment in inputs { segment.releaseResidentPages() }
         #if canImport(Glibc)

@@ -15,7 +15,7 @@ import Glibc
 /// above what a keystroke allocates for a segment of 1M documents (its largest scratch array is 4 bytes a
 /// document), so searches keep reusing arena blocks, which they fault in once, not a fresh mapping each.
 public enum LargeBlocks {
-    public static let ownMappingFrom = 4 << 20
+    static let ownMappingFrom = 4 << 20
 
     /// Sets the threshold, unless the environment already chose one for glibc. Call before the process
     /// starts threads: the arenas they make meanwhile would take large blocks under the raised threshold.
