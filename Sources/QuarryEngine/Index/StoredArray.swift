@@ -84,6 +84,15 @@ struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked
         (owner as? FileMapping)?.releaseResidentPages(of: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range])))
     }
 
+    /// The first element of the `alignment`-aligned block of addresses that holds element `i` (0 when the
+    /// block starts before the array).
+    func index(before i: Int, alignedTo alignment: Int) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        let start = Int(bitPattern: base), address = start + i * MemoryLayout<Element>.stride
+        let block = address & ~(alignment - 1)
+        return block <= start ? 0 : (block - start) / MemoryLayout<Element>.stride
+    }
+
     /// Maps the pages of the elements in `range` in one pass when they are read in place (`FileMapping.populate`).
     func populate(_ range: Range<Int>) {
         guard !range.isEmpty else { return }

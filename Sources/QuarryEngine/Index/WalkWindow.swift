@@ -39,9 +39,20 @@ struct WalkWindow<Element: BitwiseCopyable> {
             return
         }
         let at = min(p, array.count)
-        array.releaseResidentPages(released..<at)
-        released = at
         limit = min(at + step, array.count)
         array.populate(at..<limit)
+        // A fault maps the 64 KiB block around the page it needs (the page cache's pieces of a file written
+        // 64 KiB at a time, and fault-around: `FileMapping`), so mapping the new piece maps again the part
+        // of its block before `at`, which a release up to `at` made first had let go of and no later one
+        // would: a merge of 32 parts kept 43 MiB of their postings and token positions so
+        // (Benchmarks/RESULTS.md, "The final merge"). What goes, after, is what lies before that block.
+        let below = array.index(before: at, alignedTo: Self.faultAround)
+        if below > released {
+            array.releaseResidentPages(released..<below)
+            released = below
+        }
     }
+
+    /// What the kernel maps around a fault (its `fault_around_bytes`, 64 KiB by default).
+    static var faultAround: Int { 64 << 10 }
 }

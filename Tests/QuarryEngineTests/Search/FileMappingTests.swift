@@ -49,6 +49,39 @@ final class FileMappingTests: XCTestCase {
         XCTAssertTrue(part.elementsEqual(bytes[(5 << 20) + 100..<(9 << 20) - 100]))
     }
 
+    /// A merge's pass over its parts (`WalkWindow`): 32 walks, one a part, take turns reading a document's
+    /// worth at a time, front to back. Once finished they hold nothing of what they passed: a piece mapped
+    /// maps its first page's 64 KiB block whole (the page cache's pieces of a file written 64 KiB at a time,
+    /// and fault-around), so a walk that let go up to its piece before mapping it kept the part of the block
+    /// before it for good (43 MiB in a merge of 1M records, Benchmarks/RESULTS.md; about 1 MiB here).
+    func testWalksOverPartsLetGoOfWhatTheyPassed() throws {
+        let parts = 32, partSpan = 1 << 20, length = parts * partSpan
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: seed >> 33)
+        }
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 40_503 >> 9) }
+        let mapping = try FileMapping(path: try temporaryFile(bytes, inPiecesOf: WalkWindow<UInt8>.faultAround))
+        // Arrays inside an index file seldom start on a page, let alone a block.
+        let count = partSpan - 4_099
+        let arrays = (0..<parts).map { StoredArray<UInt8>(mapping: mapping, offset: $0 * partSpan + 4_099, count: count) }
+        var windows = arrays.map { WalkWindow($0, among: parts) }
+        var read = [Int](repeating: 0, count: parts), sum = 0, expected = 0
+        while let p = (0..<parts).lazy.map({ (next() + $0) % parts }).first(where: { read[$0] < count }) {
+            windows[p].reach(read[p])
+            let end = min(read[p] + 300 + next() % 1_200, count)
+            for i in stride(from: read[p], to: end, by: 256) {
+                sum &+= Int(arrays[p][i])
+                expected &+= Int(bytes[p * partSpan + 4_099 + i])
+            }
+            read[p] = end
+        }
+        XCTAssertEqual(sum, expected)
+        for window in windows { window.finish() }
+        XCTAssertLessThanOrEqual(try XCTUnwrap(residentKiB(mapping)), 512, "KiB left of \(length >> 20) MiB walked")
+    }
+
     /// The resident KiB of `mapping`'s block in /proc/self/smaps.
     private func residentKiB(_ mapping: FileMapping) -> Int? {
         // /proc files report no size, so they are read to their end rather than by length.
@@ -89,11 +122,21 @@ final class FileMappingTests: XCTestCase {
         }
     }
 
-    /// A file of `bytes`, removed when the test ends.
-    private func temporaryFile(_ bytes: [UInt8]) throws -> String {
+    /// A file of `bytes`, written at once or in pieces of `piece` bytes, removed when the test ends.
+    private func temporaryFile(_ bytes: [UInt8], inPiecesOf piece: Int? = nil) throws -> String {
         let path = NSTemporaryDirectory() + "mapping-\(UUID().uuidString)"
         addTeardownBlock { unlink(path) }
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        guard let piece else {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { close(fd) }
+        for start in stride(from: 0, to: bytes.count, by: piece) {
+            let end = min(start + piece, bytes.count)
+            XCTAssertEqual(bytes[start..<end].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }, end - start)
+        }
         return path
     }
 }
