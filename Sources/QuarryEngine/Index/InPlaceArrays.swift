@@ -21,10 +21,8 @@ extension Segment {
     /// Every array of the segment that a file may hold in place.
     var inPlaceArrays: [any InPlaceArray] {
         var arrays: [any InPlaceArray] = [docIDs, sortValues, lookup, postings.bytes, positions.bytes]
-        for column in facets.columns {
-            arrays += [column.starts, column.ids, column.singles, column.valueDocuments.bytes] as [any InPlaceArray]
-        }
-        for column in facets.numeric { arrays += [column.starts, column.numbers] as [any InPlaceArray] }
+        for column in facets.columns { arrays += column.inPlaceArrays }
+        for column in facets.numeric { arrays += column.inPlaceArrays }
         arrays += prefixSets.entries.values.map { $0.levels.words as any InPlaceArray }
         arrays += [facets.geo.starts, facets.geo.latitudes, facets.geo.longitudes] as [any InPlaceArray]
         return arrays
@@ -37,6 +35,23 @@ extension Segment {
     /// mapped until its last segment is dropped, so after a merge they would stay resident, unread, until
     /// the next save (about 140 MiB of postings and positions after a 512,000-document merge, and the
     /// parts' facets, sort values and ids a merge reads beside them).
+    func releaseResidentPages() {
+        for array in inPlaceArrays { array.releaseResidentPages() }
+    }
+}
+
+extension FacetColumn {
+    var inPlaceArrays: [any InPlaceArray] { [starts, ids, singles, valueDocuments.bytes] }
+
+    /// Unmaps the pages of the column's arrays read in place (a merge lets go of each column once read).
+    func releaseResidentPages() {
+        for array in inPlaceArrays { array.releaseResidentPages() }
+    }
+}
+
+extension NumericColumn {
+    var inPlaceArrays: [any InPlaceArray] { [starts, numbers] }
+
     func releaseResidentPages() {
         for array in inPlaceArrays { array.releaseResidentPages() }
     }

@@ -74,20 +74,36 @@ struct SegmentBuilder {
     /// static order by `permutation`, with the structures already laid out in that order.
     static func segment(docIDs: [DocID], values: [Double], permutation: [Int], order: StaticOrder, dictionary: TermDictionary,
                         postings: Postings, positions: DocumentPositions, facets: SegmentFacets) -> Segment {
-        let count = docIDs.count
-        let keyCount = order.keys.count
+        let (ordered, orderedValues) = reordered(docIDs: docIDs, values: values, by: permutation, keyCount: order.keys.count)
+        return segment(ordered: ordered, values: orderedValues, order: order, dictionary: dictionary, postings: postings,
+                       positions: positions, facets: facets)
+    }
+
+    /// `docIDs` and their `keyCount` values each in the order `permutation` gives.
+    static func reordered(docIDs: [DocID], values: [Double], by permutation: [Int], keyCount: Int) -> ([DocID], [Double]) {
         var newDocIDs = [DocID](), newValues = [Double]()
-        newDocIDs.reserveCapacity(count)
+        newDocIDs.reserveCapacity(docIDs.count)
         newValues.reserveCapacity(values.count)
         for old in permutation {
             newDocIDs.append(docIDs[old])
             newValues.append(contentsOf: values[old * keyCount..<(old + 1) * keyCount])
         }
+        return (newDocIDs, newValues)
+    }
+
+    /// A segment of documents already in static order, with the structures laid out in that order.
+    static func segment(ordered docIDs: [DocID], values: [Double], order: StaticOrder, dictionary: TermDictionary,
+                        postings: Postings, positions: DocumentPositions, facets: SegmentFacets) -> Segment {
+        let keyCount = order.keys.count
         let sortRanks = order.sortCriterionKeys.map { key in
-            denseRanks(values: newValues, keyCount: keyCount, key: key, order: order)
+            denseRanks(values: values, keyCount: keyCount, key: key, order: order)
         }
-        let lookup = newDocIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }.sorted().map { UInt32(truncatingIfNeeded: $0) }
-        var segment = Segment(docIDs: StoredArray(newDocIDs), sortValues: NumberArray(newValues), keyCount: keyCount, sortRanks: sortRanks,
+        // Sorted in place: a sorted copy held the keys twice (8 MiB a million documents).
+        var keys = docIDs.enumerated().map { UInt64($0.element) << 32 | UInt64($0.offset) }
+        keys.sort()
+        let lookup = keys.map { UInt32(truncatingIfNeeded: $0) }
+        keys = []
+        var segment = Segment(docIDs: StoredArray(docIDs), sortValues: NumberArray(values), keyCount: keyCount, sortRanks: sortRanks,
                               dictionary: dictionary, postings: postings, positions: positions, lookup: StoredArray(lookup),
                               facets: facets)
         segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)

@@ -31,6 +31,40 @@ struct SegmentMerge: Sendable {
     static func merge(_ parts: [Segment], dead: [Bitset], order: StaticOrder, facets layout: FacetLayout,
                       spillDirectory: String? = nil) -> Segment {
         let (dictionary, termMaps) = TermDictionary.merging(parts.map(\.dictionary))
+        let (docIDs, values, ordering) = Self.ordered(parts, dead: dead, order: order, termMaps: termMaps,
+                                                       termCount: dictionary.count)
+        // Consumed: its renumbering and sources (12 bytes a document) go before the segment is laid out.
+        let (postings, positions, facets) = (consume ordering).passes(dead: dead, facets: layout, spillDirectory: spillDirectory)
+        // Nothing reads the parts any more: what was read of them in place goes before the prefix sets are built.
+        for part in parts { part.releaseResidentPages() }
+        return SegmentBuilder.segment(ordered: docIDs, values: values, order: order, dictionary: dictionary,
+                                      postings: postings, positions: positions, facets: facets)
+    }
+
+    /// The merged postings, token positions and facets, read from the parts in turn.
+    private func passes(dead: [Bitset], facets layout: FacetLayout, spillDirectory: String?)
+        -> (Postings, DocumentPositions, SegmentFacets) {
+        // The ordering read the parts' ids and sort values in place; the passes below let go of what they
+        // read as they go (`WalkWindow`, and column by column for the facets).
+        for part in parts { part.releaseResidentPages() }
+        // A file that failed (a full disk) leaves its array to the heap.
+        let (postings, positions) = Parallel.both({
+            self.postings(spill: spillDirectory.flatMap(SpillFile.init)) ?? self.postings(spill: nil)
+        }, {
+            self.positions(documents: sources.count, spill: spillDirectory.flatMap(SpillFile.init))
+                ?? self.positions(documents: sources.count, spill: nil)
+        })
+        guard let postings, let positions else { preconditionFailure("a merge on the heap cannot fail") }
+        let facets = SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead, sources: sources,
+                                           layout: layout)
+        return (postings, positions, facets)
+    }
+
+    /// The live documents of `parts` in static order (their ids and sort values), and the merge that maps the
+    /// parts' ordinals to it. What only the ordering needs (each document's origin, the permutation, the ids
+    /// and values in the parts' order: 28 bytes a document) is gone when it returns.
+    private static func ordered(_ parts: [Segment], dead: [Bitset], order: StaticOrder, termMaps: [[UInt32]],
+                                termCount: Int) -> ([DocID], [Double], SegmentMerge) {
         var docIDs: [DocID] = [], values: [Double] = [], origins: [Origin] = []
         for (p, (segment, dead)) in zip(parts, dead).enumerated() {
             for ordinal in 0..<segment.count where !dead.contains(ordinal) {
@@ -47,22 +81,11 @@ struct SegmentMerge: Sendable {
         }
         let sources = permutation.map { origins[$0] }
         origins = []
-        let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: dictionary.count, renumbered: renumbered,
+        let (orderedIDs, orderedValues) = SegmentBuilder.reordered(docIDs: docIDs, values: values, by: permutation,
+                                                                    keyCount: order.keys.count)
+        let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: termCount, renumbered: renumbered,
                                  documentBase: documentBase, sources: sources)
-        // A file that failed (a full disk) leaves its array to the heap.
-        let (postings, positions) = Parallel.both({
-            merge.postings(spill: spillDirectory.flatMap(SpillFile.init)) ?? merge.postings(spill: nil)
-        }, {
-            merge.positions(documents: permutation.count, spill: spillDirectory.flatMap(SpillFile.init))
-                ?? merge.positions(documents: permutation.count, spill: nil)
-        })
-        guard let postings, let positions else { preconditionFailure("a merge on the heap cannot fail") }
-        let facets = SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead, sources: sources, layout: layout)
-        // Nothing reads the parts any more: what was read of them in place goes before the prefix sets are built.
-        for part in parts { part.releaseResidentPages() }
-        return SegmentBuilder.segment(docIDs: docIDs, values: values, permutation: permutation, order: order,
-                                      dictionary: dictionary, postings: postings, positions: positions,
-                                      facets: facets)
+        return (orderedIDs, orderedValues, merge)
     }
 
     /// Each merged term's postings: its parts' postings renumbered, deleted documents left out, their runs
