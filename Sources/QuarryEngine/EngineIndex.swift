@@ -162,10 +162,17 @@ final class EngineIndex: Sendable {
     /// is still due.
     @discardableResult
     func compactIfNeeded(quietOnly: Bool = false) -> Bool {
-        let views = self.views
-        let keys: [String?] = [nil] + views.replicas.keys.map { $0 }
+        let (pending, largest) = mergeWhatIsDue(quietOnly: quietOnly)
+        // Only now: until `mergeWhatIsDue` returns, its snapshots of the views hold the merges' inputs.
+        handBack(merged: largest)
+        return pending
+    }
+
+    /// The merges `compactIfNeeded` runs: whether one is still due, and the size of the largest made.
+    private func mergeWhatIsDue(quietOnly: Bool) -> (pending: Bool, largest: Int) {
+        let keys: [String?] = [nil] + self.views.replicas.keys.map { $0 }
         let saved = persisted.withLock { $0.generations }
-        var pending = false
+        var pending = false, largest = 0
         for key in keys {
             for _ in 0..<8 {
                 guard let snapshot = self.views.view(key) else { break }
@@ -196,7 +203,9 @@ final class EngineIndex: Sendable {
                     pending = true
                     break
                 }
-                handBack(index.segments[range], merged: merge.segment.count)
+                // The file pages searches read in the inputs while the merge ran (it let go of its own reads).
+                for segment in index.segments[range] { segment.releaseResidentPages() }
+                largest = max(largest, merge.segment.count)
                 persisted.withLock { state in
                     if state.generations[key ?? ""] == generation { state.generations[key ?? ""] = nil }
                 }
@@ -204,16 +213,16 @@ final class EngineIndex: Sendable {
                 pending = true
             }
         }
-        return pending
+        return (pending, largest)
     }
 
-    /// After a merge, what its input held that nothing reads any more: the file pages searches read in its
-    /// parts while it ran (the merge let go of its own reads already; `Segment.releaseResidentPages`), and,
-    /// after a merge of 8,000 documents or more (all but the first tier's), the smaller freed blocks glibc
-    /// keeps in its arenas (the large ones it hands back itself: `LargeBlocks`). Trimming after these merges
-    /// costs a stream of batches nothing measurable (Benchmarks/RESULTS.md, "Large blocks out of glibc's arenas").
-    private func handBack(_ inputs: ArraySlice<Segment>, merged: Int) {
-        for segment in inputs { segment.releaseResidentPages() }
+    /// After merges of 8,000 documents or more (all but the first tier's), the blocks glibc keeps in its
+    /// arenas once freed: the inputs' structures and the merges' smaller scratch (the large ones it hands
+    /// back itself: `LargeBlocks`). Trimming after these merges costs a stream of batches nothing measurable
+    /// (Benchmarks/RESULTS.md, "Large blocks out of glibc's arenas"); while the inputs were still held, the
+    /// final merge of 1M records left about 170 MiB of them resident until its save ended (same file, "The
+    /// final merge").
+    private func handBack(merged: Int) {
         #if canImport(Glibc)
         let policy = SearchIndex.MergePolicy.standard
         if merged >= policy.floor * policy.mergeFactor {
