@@ -86,7 +86,7 @@ struct StoredArray<Element: BitwiseCopyable>: RandomAccessCollection, @unchecked
 
     /// The first element of the `alignment`-aligned block of addresses that holds element `i` (0 when the
     /// block starts before the array).
-    func index(before i: Int, alignedTo alignment: Int) -> Int {
+    func blockStart(of i: Int, alignment: Int) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         let start = Int(bitPattern: base), address = start + i * MemoryLayout<Element>.stride
         let block = address & ~(alignment - 1)

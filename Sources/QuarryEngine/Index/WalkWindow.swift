@@ -46,7 +46,7 @@ struct WalkWindow<Element: BitwiseCopyable> {
         // of its block before `at`, which a release up to `at` made first had let go of and no later one
         // would: a merge of 32 parts kept 43 MiB of their postings and token positions so
         // (Benchmarks/RESULTS.md, "The final merge"). What goes, after, is what lies before that block.
-        let below = array.index(before: at, alignedTo: Self.faultAround)
+        let below = array.blockStart(of: at, alignment: Self.faultAround)
         if below > released {
             array.releaseResidentPages(released..<below)
             released = below
