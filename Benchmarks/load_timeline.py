@@ -17,6 +17,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import peer_bench  # noqa: E402  (the daemon harness and the benchmark's settings)
 
 
+def print_structures(daemon):
+    """The index's heap bytes by structure, and its bytes read in place, as `listIndices` counts them."""
+    memory = daemon.call("listIndices", {"memory": True})["items"][0].get("memory", {})
+    parts = [f"{name} {size / 2**20:.1f}" for name, size in memory.get("structures", {}).items()]
+    print(f"structures (MiB, {memory.get('segments', 0)} segments): {', '.join(parts)}; "
+          f"mapped {memory.get('mapped', 0) / 2**20:.1f}", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=os.path.join(peer_bench.ROOT, ".build", "release", "quarry"))
@@ -71,9 +79,11 @@ def main():
     elapsed = time.monotonic() - began
     print(f"stream done: {args.count / elapsed:,.0f} docs/s, peak while loading "
           f"{peer_bench.rss_mib(pid, 'VmHWM'):.0f} MiB", flush=True)
+    print_structures(daemon)
     time.sleep(args.after)
     stop.set()
     sampler.join()
+    print_structures(daemon)
     print(f"peak with the merges and saves after it: {peer_bench.rss_mib(pid, 'VmHWM'):.0f} MiB", flush=True)
     daemon.stop()
     shutil.rmtree(tmp, ignore_errors=True)

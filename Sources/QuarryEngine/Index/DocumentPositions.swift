@@ -9,17 +9,17 @@ import CPrefetch
 /// about 2 bytes a token on real text instead of 6, read front to back without a branch per token.
 struct DocumentPositions: Sendable {
     /// `starts[d]..<starts[d + 1]` are document `d`'s bytes.
-    let starts: [UInt32]
+    let starts: StoredArray<UInt32>
     /// The packed tokens, then `TokenCoding.padding` zero bytes so a decoder may load 4 bytes anywhere.
     let bytes: StoredArray<UInt8>
     /// Term id by code: codes are given in descending token frequency, so common words take one byte.
-    let terms: [UInt32]
+    let terms: StoredArray<UInt32>
     /// Code by term id (`UInt32.max` for a term without one), so a query can mark its words' codes and
     /// skip other tokens without looking their terms up.
     let codes: [UInt32]
     let tokenCount: Int
 
-    init(starts: [UInt32], bytes: StoredArray<UInt8>, terms: [UInt32], tokenCount: Int) {
+    init(starts: StoredArray<UInt32>, bytes: StoredArray<UInt8>, terms: StoredArray<UInt32>, tokenCount: Int) {
         self.starts = starts
         self.bytes = bytes
         self.terms = terms
@@ -62,7 +62,8 @@ struct DocumentPositions: Sendable {
             }
         }
         bytes.append(contentsOf: repeatElement(0, count: TokenCoding.padding))
-        self.init(starts: starts, bytes: StoredArray(bytes), terms: byFrequency.map { sortedTerm[$0] }, tokenCount: tokens.terms.count)
+        self.init(starts: StoredArray(starts), bytes: StoredArray(bytes), terms: StoredArray(byFrequency.lazy.map { sortedTerm[$0] }),
+                  tokenCount: tokens.terms.count)
     }
 
     var documentCount: Int { starts.count - 1 }

@@ -20,7 +20,9 @@ extension NumberArray: InPlaceArray {
 extension Segment {
     /// Every array of the segment that a file may hold in place.
     var inPlaceArrays: [any InPlaceArray] {
-        var arrays: [any InPlaceArray] = [docIDs, sortValues, lookup, postings.bytes, positions.bytes]
+        var arrays: [any InPlaceArray] = [docIDs, sortValues, lookup, dictionary.bytes, dictionary.offsets, postings.offsets,
+                                          postings.starts, postings.bytes, postings.lowestScores, positions.starts,
+                                          positions.bytes, positions.terms]
         for column in facets.columns { arrays += column.inPlaceArrays }
         for column in facets.numeric { arrays += column.inPlaceArrays }
         arrays += prefixSets.entries.values.map { $0.levels.words as any InPlaceArray }

@@ -7,17 +7,18 @@
 /// back), and a segment has few distinct scores, so a frequent term's posting takes about two bytes
 /// instead of six. Term `t` owns postings `offsets[t]..<offsets[t + 1]` (counts) and bytes from `starts[t]`.
 struct Postings: Sendable {
-    let offsets: [UInt32]
-    let starts: [UInt32]
+    let offsets: StoredArray<UInt32>
+    let starts: StoredArray<UInt32>
     /// The postings, then `PrefixVarint.padding` zero bytes.
     let bytes: StoredArray<UInt8>
     /// Score by code.
     let scoreValues: [UInt16]
     /// Per term, its lowest score with the typo flag cleared (`.max` when it has no posting): what
     /// `PrefixSets` bounds a prefix with before reading any posting.
-    let lowestScores: [UInt16]
+    let lowestScores: StoredArray<UInt16>
 
-    init(offsets: [UInt32], starts: [UInt32], bytes: StoredArray<UInt8>, scoreValues: [UInt16], lowestScores: [UInt16]) {
+    init(offsets: StoredArray<UInt32>, starts: StoredArray<UInt32>, bytes: StoredArray<UInt8>, scoreValues: [UInt16],
+         lowestScores: StoredArray<UInt16>) {
         self.offsets = offsets
         self.starts = starts
         self.bytes = bytes
@@ -57,8 +58,8 @@ struct Postings: Sendable {
             for i in p..<buffer.count { buffer[i] = 0 }
             initialized = buffer.count
         }
-        self.init(offsets: offsets, starts: starts, bytes: StoredArray(bytes), scoreValues: codes.values,
-                  lowestScores: lowestScores)
+        self.init(offsets: StoredArray(offsets), starts: StoredArray(starts), bytes: StoredArray(bytes), scoreValues: codes.values,
+                  lowestScores: StoredArray(lowestScores))
     }
 
     /// Codes for the scores in use, the most frequent first.

@@ -8,8 +8,8 @@ import QuarryText
 /// length), the body (per segment its arrays, see `BinaryBuffer`), and a 16-byte footer (checksum of
 /// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
-/// Mapped, small arrays copied out and large ones left in place (see `FileMapping`): document ids,
-/// postings, token positions, numbers, sort keys, the id lookup, facet values per document and documents
+/// Mapped, small arrays copied out and large ones left in place (see `FileMapping`): document ids, the
+/// term dictionary, postings and their offsets, token positions and their starts, numbers, sort keys, the id lookup, facet values per document and documents
 /// per value, and the prefix sets, saved because rebuilding them would decode every posting. Then checked whole
 /// on two threads (searches decode postings and token positions unchecked; `decode`).
 /// A file of another format version is rebuilt from the store, with a log line saying so.
@@ -164,12 +164,12 @@ extension SearchIndex {
             let rankCount = try reader.readInt(max: 1024)
             var sortRanks: [[UInt32]] = []
             for _ in 0..<rankCount { sortRanks.append(try reader.readArray(of: UInt32.self)) }
-            let dictionary = TermDictionary(bytes: try reader.readArray(of: UInt8.self), offsets: try reader.readArray(of: UInt32.self))
-            let postings = Postings(offsets: try reader.readArray(of: UInt32.self), starts: try reader.readArray(of: UInt32.self),
+            let dictionary = TermDictionary(bytes: try reader.readStored(of: UInt8.self), offsets: try reader.readStored(of: UInt32.self))
+            let postings = Postings(offsets: try reader.readStored(of: UInt32.self), starts: try reader.readStored(of: UInt32.self),
                                     bytes: try reader.readStored(of: UInt8.self), scoreValues: try reader.readArray(of: UInt16.self),
-                                    lowestScores: try reader.readArray(of: UInt16.self))
-            let positions = DocumentPositions(starts: try reader.readArray(of: UInt32.self), bytes: try reader.readStored(of: UInt8.self),
-                                              terms: try reader.readArray(of: UInt32.self),
+                                    lowestScores: try reader.readStored(of: UInt16.self))
+            let positions = DocumentPositions(starts: try reader.readStored(of: UInt32.self), bytes: try reader.readStored(of: UInt8.self),
+                                              terms: try reader.readStored(of: UInt32.self),
                                               tokenCount: try reader.readInt(max: contentLength))
             let lookup = try reader.readStored(of: UInt32.self)
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))

@@ -159,7 +159,8 @@ struct SegmentMerge: Sendable {
         for window in windows { window.finish() }
         bytes.appendZeros(PrefixVarint.padding)
         guard let stored = bytes.finish() else { return nil }
-        return Postings(offsets: offsets, starts: starts, bytes: stored, scoreValues: codes.values, lowestScores: lowestScores)
+        return Postings(offsets: StoredArray(offsets), starts: StoredArray(starts), bytes: stored, scoreValues: codes.values,
+                        lowestScores: StoredArray(lowestScores))
     }
 
     /// How many live postings carry each score: what the score codes are chosen by.
@@ -294,7 +295,8 @@ struct SegmentMerge: Sendable {
         for window in windows { window.finish() }
         bytes.appendZeros(TokenCoding.padding)
         guard let stored = bytes.finish() else { return nil }
-        return DocumentPositions(starts: starts, bytes: stored, terms: byFrequency.map { UInt32($0) }, tokenCount: tokenCount)
+        return DocumentPositions(starts: StoredArray(starts), bytes: stored, terms: StoredArray(byFrequency.lazy.map { UInt32($0) }),
+                                 tokenCount: tokenCount)
     }
 }
 
@@ -320,6 +322,11 @@ private struct FlatParts {
         termBase = bases(merge.termMaps.map(\.count))
         scoreBase = bases(postings.map(\.scoreValues.count))
         bytes = postings.map { UnsafeRawBufferPointer($0.bytes.buffer) }
+        // Copied: what the parts' files held of them need not stay resident through the pass.
+        for part in postings {
+            part.offsets.releaseResidentPages()
+            part.starts.releaseResidentPages()
+        }
     }
 
     /// These arrays' buffers, and `renumbered`'s.

@@ -5,13 +5,17 @@
 /// as an implicit trie for the typo walk (`TypoMatcher`).
 struct TermDictionary: Sendable {
     /// All term bytes, concatenated in term order.
-    let bytes: [UInt8]
+    let bytes: StoredArray<UInt8>
     /// `offsets[t]..<offsets[t + 1]` are the bytes of term `t`; `count + 1` entries.
-    let offsets: [UInt32]
+    let offsets: StoredArray<UInt32>
 
-    init(bytes: [UInt8], offsets: [UInt32]) {
+    init(bytes: StoredArray<UInt8>, offsets: StoredArray<UInt32>) {
         self.bytes = bytes
         self.offsets = offsets
+    }
+
+    init(bytes: [UInt8], offsets: [UInt32]) {
+        self.init(bytes: StoredArray(bytes), offsets: StoredArray(offsets))
     }
 
     var count: Int { offsets.count - 1 }

@@ -74,9 +74,9 @@ final class DocumentPositionsTests: XCTestCase {
         let truncated = DocumentPositions(starts: good.starts, bytes: StoredArray(good.bytes.array.dropLast(TokenCoding.padding + 1)),
                                           terms: good.terms, tokenCount: good.tokenCount)
         XCTAssertFalse(truncated.isWellFormed(termCount: 3_000), "bytes shorter than the starts say")
-        var shifted = good.starts
+        var shifted = good.starts.array
         if let i = shifted.indices.dropFirst().dropLast().first(where: { shifted[$0] > shifted[$0 - 1] + 1 }) { shifted[i] -= 1 }
-        let misaligned = DocumentPositions(starts: shifted, bytes: good.bytes, terms: good.terms, tokenCount: good.tokenCount)
+        let misaligned = DocumentPositions(starts: StoredArray(shifted), bytes: good.bytes, terms: good.terms, tokenCount: good.tokenCount)
         XCTAssertFalse(misaligned.isWellFormed(termCount: 3_000), "a document ending inside a token")
         let miscounted = DocumentPositions(starts: good.starts, bytes: good.bytes, terms: good.terms, tokenCount: good.tokenCount + 1)
         XCTAssertFalse(miscounted.isWellFormed(termCount: 3_000), "a token count the bytes do not hold")

@@ -59,9 +59,9 @@ final class PostingsTests: XCTestCase {
         if let i = (1..<repeated.count).first(where: { input.offsets.contains(UInt32($0)) == false }) { repeated[i] = repeated[i - 1] }
         XCTAssertFalse(Postings(offsets: input.offsets, docs: repeated, scores: input.scores).isWellFormed(documents: 10_000),
                        "an ordinal repeated within a term")
-        var starts = good.starts
+        var starts = good.starts.array
         if let t = starts.indices.dropFirst().dropLast().first(where: { starts[$0] > starts[$0 - 1] }) { starts[t] += 1 }
-        XCTAssertFalse(Postings(offsets: good.offsets, starts: starts, bytes: good.bytes, scoreValues: good.scoreValues, lowestScores: good.lowestScores)
+        XCTAssertFalse(Postings(offsets: good.offsets, starts: StoredArray(starts), bytes: good.bytes, scoreValues: good.scoreValues, lowestScores: good.lowestScores)
             .isWellFormed(documents: 10_000), "a term's bytes not ending where the next begins")
         XCTAssertFalse(Postings(offsets: good.offsets, starts: good.starts, bytes: StoredArray(good.bytes.array.dropLast()), scoreValues: good.scoreValues, lowestScores: good.lowestScores)
             .isWellFormed(documents: 10_000), "missing padding")
