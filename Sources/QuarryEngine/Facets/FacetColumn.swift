@@ -32,7 +32,8 @@ struct FacetColumn: Sendable {
     /// Value ids by lower-cased text (facet filters ignore case): 4 bytes a value where a hash table of
     /// strings took about 30, and a tag column can hold 75,000 values.
     let byFoldedText: [UInt32]
-    /// Value id → the number its text spells, or NaN.
+    /// Value id → the number its text spells, or NaN; empty when no value spells one (tags, brands: 8 bytes a
+    /// value that each segment of a stream held for its own values).
     let numbers: [Double]
     /// Value id → its text's `hashValue` (this process's seed), and the ids by those hashes (open
     /// addressing from `hash & (count - 1)`, -1 empty): a value is found by its exact text (tags compare
@@ -88,9 +89,11 @@ struct FacetColumn: Sendable {
             isSingleValued = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
         }
         documentCount = documents
-        var numbers = [Double](repeating: .nan, count: values.count)
+        var numbers: [Double] = []
         for (id, text) in values.enumerated() {
-            if let number = Self.number(text) { numbers[id] = number }
+            guard let number = Self.number(text) else { continue }
+            if numbers.isEmpty { numbers = [Double](repeating: .nan, count: values.count) }
+            numbers[id] = number
         }
         self.numbers = numbers
         let textHashes = values.map(\.hashValue)

@@ -33,7 +33,8 @@ struct FacetCounter {
                 let perValue = tally(column, words, matches: matches)
                 tallies[i].parts.append((column, perValue))
                 guard column.hasNumbers else { continue }
-                for (id, n) in perValue.enumerated() where n > 0 && column.numericFlags[id] != 0 && !column.numbers[id].isNaN {
+                for (id, n) in perValue.enumerated() where n > 0 && column.numericFlags[id] != 0
+                    && id < column.numbers.count && !column.numbers[id].isNaN {
                     let value = column.numbers[id]
                     tallies[i].statsCount += Int(n)
                     tallies[i].min = Swift.min(tallies[i].min, value)

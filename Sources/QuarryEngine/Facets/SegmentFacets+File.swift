@@ -45,7 +45,7 @@ extension SegmentFacets {
             let singles = try reader.readStored(of: UInt16.self)
             let starts = try reader.readStored(of: UInt32.self)
             let ids = try reader.readStored(of: UInt32.self)
-            let valueStarts = try reader.readArray(of: UInt32.self), valueOffsets = try reader.readArray(of: UInt32.self)
+            let valueStarts = try reader.readStored(of: UInt32.self), valueOffsets = try reader.readStored(of: UInt32.self)
             let valueDocuments = ValueDocuments(starts: valueStarts, offsets: valueOffsets, bytes: try reader.readStored(of: UInt8.self),
                                                 documents: n)
             let held: FacetColumn.DocumentValues, heldCount: Int

@@ -6,16 +6,16 @@
 ///   documents a little-endian word: at most a bit per document, and a filter ORs it in word by word;
 /// - else its ordinals ascending as `PrefixVarint` gaps (the first from 0), read front to back like
 ///   postings: about a byte a document where a plain ordinal took four.
-/// Only filters read the bytes, so an opened segment leaves them in its file.
+/// Only filters and counts read them, so an opened segment leaves them in its file.
 struct ValueDocuments: Sendable {
-    let starts: [UInt32]
-    let offsets: [UInt32]
+    let starts: StoredArray<UInt32>
+    let offsets: StoredArray<UInt32>
     /// The values' bytes, then `PrefixVarint.padding` zero bytes.
     let bytes: StoredArray<UInt8>
     /// The segment's documents: ordinals are below it, and it decides which values are bitsets.
     let documentCount: Int
 
-    init(starts: [UInt32], offsets: [UInt32], bytes: StoredArray<UInt8>, documents: Int) {
+    init(starts: StoredArray<UInt32>, offsets: StoredArray<UInt32>, bytes: StoredArray<UInt8>, documents: Int) {
         self.starts = starts
         self.offsets = offsets
         self.bytes = bytes
@@ -43,7 +43,7 @@ struct ValueDocuments: Sendable {
             offsets[v + 1] = UInt32(bytes.count)
         }
         bytes.append(contentsOf: repeatElement(0, count: PrefixVarint.padding))
-        self.init(starts: starts, offsets: offsets, bytes: StoredArray(bytes), documents: n)
+        self.init(starts: StoredArray(starts), offsets: StoredArray(offsets), bytes: StoredArray(bytes), documents: n)
     }
 
     private static func isBitset(count: Int, documents n: Int) -> Bool { count > 0 && count * 8 >= n }

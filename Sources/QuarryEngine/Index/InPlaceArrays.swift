@@ -43,7 +43,9 @@ extension Segment {
 }
 
 extension FacetColumn {
-    var inPlaceArrays: [any InPlaceArray] { [starts, ids, singles, valueDocuments.bytes] }
+    var inPlaceArrays: [any InPlaceArray] {
+        [starts, ids, singles, valueDocuments.starts, valueDocuments.offsets, valueDocuments.bytes]
+    }
 
     /// Unmaps the pages of the column's arrays read in place (a merge lets go of each column once read).
     func releaseResidentPages() {

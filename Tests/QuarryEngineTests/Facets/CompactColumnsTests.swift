@@ -16,7 +16,7 @@ final class CompactColumnsTests: XCTestCase {
         XCTAssertEqual(single.documentCount, 3)
         XCTAssertEqual((0..<3).map { single.firstValue(of: $0) }, [1, nil, 0])
         XCTAssertEqual(documents(single), [[2], [0]])
-        XCTAssertEqual(single.valueDocuments.starts, [0, 1, 2])
+        XCTAssertEqual(single.valueDocuments.starts.array, [0, 1, 2])
 
         let lists = FacetColumn(name: "tags", values: ["a", "b"], numericFlags: [0, 0],
                                 starts: StoredArray([0, 2, 2, 3]), ids: StoredArray([1, 0, 0]))
@@ -43,6 +43,19 @@ final class CompactColumnsTests: XCTestCase {
         XCTAssertTrue(wide.singles.isEmpty)
         XCTAssertTrue(wide.isSingleValued)
         XCTAssertEqual(wide.firstValue(of: 69_999), 69_999)
+    }
+
+    func testTextColumnsKeepNumbersOnlyWhenSomeValueSpellsOne() {
+        let tags = FacetColumn(name: "tags", values: ["red", "blue"], numericFlags: [0, 0],
+                               starts: StoredArray([0, 1, 2]), ids: StoredArray([0, 1]))
+        XCTAssertTrue(tags.numbers.isEmpty, "no number per value for a column without any")
+        XCTAssertTrue(SegmentFilter.ids(tags, .number(12)).isEmpty)
+        XCTAssertEqual(SegmentFilter.ids(tags, .string("RED")), [0])
+        let sizes = FacetColumn(name: "size", values: ["red", "12", "12.0"], numericFlags: [0, 0, 1],
+                                starts: StoredArray([0, 1, 2, 3]), ids: StoredArray([0, 1, 2]))
+        XCTAssertEqual(sizes.numbers.count, 3)
+        XCTAssertEqual(SegmentFilter.ids(sizes, .number(12)).sorted(), [1, 2])
+        XCTAssertEqual(SegmentFilter.ids(sizes, .string("12")).sorted(), [1, 2])
     }
 
     func testNumbersTakeTheNarrowestFormThatHoldsEachExactly() {
@@ -134,17 +147,17 @@ final class CompactColumnsTests: XCTestCase {
         XCTAssertEqual(bits.reduce(0) { $0 + $1.nonzeroBitCount }, common.count + 2, "16,384 and 5,000,000 are in both")
 
         XCTAssertTrue(packed.isWellFormed(valueCount: 4, held: Int(starts[4])))
-        XCTAssertFalse(ValueDocuments(starts: starts, offsets: packed.offsets, bytes: packed.bytes, documents: n - 1)
+        XCTAssertFalse(ValueDocuments(starts: StoredArray(starts), offsets: packed.offsets, bytes: packed.bytes, documents: n - 1)
             .isWellFormed(valueCount: 4, held: Int(starts[4])), "an ordinal past the documents")
         XCTAssertFalse(packed.isWellFormed(valueCount: 4, held: Int(starts[4]) - 1))
-        let miscounted = ValueDocuments(starts: [0, 2, 2, 7, starts[4]], offsets: packed.offsets, bytes: packed.bytes, documents: n)
+        let miscounted = ValueDocuments(starts: StoredArray([0, 2, 2, 7, starts[4]]), offsets: packed.offsets, bytes: packed.bytes, documents: n)
         XCTAssertFalse(miscounted.isWellFormed(valueCount: 4, held: Int(starts[4])))
         for (at, byte) in [(1, UInt8(0)), (3, 3), (Int(packed.offsets[3]) + 1, 0xFF)] {
             // A repeated ordinal (a gap of 0 after the first); a 4-byte length where a 1-byte gap was;
             // a bitset holding more documents than its count.
             var bytes = packed.bytes.array
             bytes[at] = byte
-            XCTAssertFalse(ValueDocuments(starts: starts, offsets: packed.offsets, bytes: StoredArray(bytes), documents: n)
+            XCTAssertFalse(ValueDocuments(starts: StoredArray(starts), offsets: packed.offsets, bytes: StoredArray(bytes), documents: n)
                 .isWellFormed(valueCount: 4, held: Int(starts[4])), "byte \(at)")
         }
     }

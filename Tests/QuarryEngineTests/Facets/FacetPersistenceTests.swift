@@ -23,8 +23,8 @@ final class FacetPersistenceTests: XCTestCase {
                 XCTAssertTrue(b.valueDocuments.bytes.isMapped && (b.singles.isEmpty ? b.ids.isMapped : b.singles.isMapped))
                 XCTAssertEqual(b.singles.array, a.singles.array, a.name)
                 XCTAssertEqual(b.valueDocuments.bytes.array, a.valueDocuments.bytes.array, a.name)
-                XCTAssertEqual(b.valueDocuments.offsets, a.valueDocuments.offsets, a.name)
-                XCTAssertEqual(b.valueDocuments.starts, a.valueDocuments.starts, a.name)
+                XCTAssertEqual(b.valueDocuments.offsets.array, a.valueDocuments.offsets.array, a.name)
+                XCTAssertEqual(b.valueDocuments.starts.array, a.valueDocuments.starts.array, a.name)
                 XCTAssertEqual(b.isSingleValued, a.isSingleValued, a.name)
             }
         }
