@@ -14,6 +14,14 @@ struct FacetColumn: Sendable {
         case singles(StoredArray<UInt16>)
         /// `starts[d]..<starts[d + 1]` index `ids` for document `d`.
         case lists(starts: StoredArray<UInt32>, ids: StoredArray<UInt32>)
+
+        /// The column's `starts`, `ids` and `singles`: one form held, the other empty.
+        var arrays: (StoredArray<UInt32>, StoredArray<UInt32>, StoredArray<UInt16>) {
+            switch self {
+            case .singles(let singles): (StoredArray(), StoredArray(), singles)
+            case .lists(let starts, let ids): (starts, ids, StoredArray())
+            }
+        }
     }
 
     let name: String
@@ -80,13 +88,10 @@ struct FacetColumn: Sendable {
         self.name = name
         self.values = values
         self.numericFlags = numericFlags
-        switch held {
-        case .singles(let singles):
-            (starts, ids, self.singles) = (StoredArray(), StoredArray(), singles)
-            isSingleValued = true
-        case .lists(let starts, let ids):
-            (self.starts, self.ids, singles) = (starts, ids, StoredArray())
-            isSingleValued = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
+        (starts, ids, singles) = held.arrays
+        isSingleValued = switch held {
+        case .singles: true
+        case .lists(let starts, _): (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
         }
         documentCount = documents
         var numbers: [Double] = []
@@ -144,10 +149,7 @@ struct FacetColumn: Sendable {
         name = saved.name
         values = saved.values
         numericFlags = saved.numericFlags
-        switch held {
-        case .singles(let singles): (starts, ids, self.singles) = (StoredArray(), StoredArray(), singles)
-        case .lists(let starts, let ids): (self.starts, self.ids, singles) = (starts, ids, StoredArray())
-        }
+        (starts, ids, singles) = held.arrays
         isSingleValued = saved.isSingleValued
         documentCount = saved.documentCount
         byFoldedText = saved.byFoldedText

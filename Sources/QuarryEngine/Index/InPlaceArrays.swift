@@ -17,8 +17,27 @@ extension NumberArray: InPlaceArray {
     }
 }
 
-extension Segment {
-    /// Every array of the segment that a file may hold in place.
+/// A structure some of whose arrays a file may hold in place, listed once for what it counts and lets go of.
+protocol InPlaceStructure {
+    /// Every array of the structure that a file may hold in place.
+    var inPlaceArrays: [any InPlaceArray] { get }
+}
+
+extension InPlaceStructure {
+    /// Bytes of these arrays read in place from a file.
+    var mappedBytes: Int { inPlaceArrays.reduce(0) { $0 + $1.mappedBytes } }
+
+    /// Unmaps the pages of every array read in place.
+    func releaseResidentPages() {
+        for array in inPlaceArrays { array.releaseResidentPages() }
+    }
+}
+
+/// A merge or a save reads a segment's arrays whole, and a file stays mapped until its last segment is dropped,
+/// so after a merge they would stay resident, unread, until the next save (about 140 MiB of postings and
+/// positions after a 512,000-document merge, and the parts' facets, sort values and ids a merge reads beside
+/// them): both let go of them (`releaseResidentPages`).
+extension Segment: InPlaceStructure {
     var inPlaceArrays: [any InPlaceArray] {
         var arrays: [any InPlaceArray] = [docIDs, sortValues, lookup, dictionary.bytes, dictionary.offsets, postings.offsets,
                                           postings.starts, postings.bytes, postings.lowestScores, positions.starts,
@@ -29,34 +48,15 @@ extension Segment {
         arrays += [facets.geo.starts, facets.geo.latitudes, facets.geo.longitudes] as [any InPlaceArray]
         return arrays
     }
-
-    /// Bytes of this segment's arrays read in place from its file.
-    var mappedBytes: Int { inPlaceArrays.reduce(0) { $0 + $1.mappedBytes } }
-
-    /// Unmaps the pages of every array read in place: a merge or a save reads them whole, and a file stays
-    /// mapped until its last segment is dropped, so after a merge they would stay resident, unread, until
-    /// the next save (about 140 MiB of postings and positions after a 512,000-document merge, and the
-    /// parts' facets, sort values and ids a merge reads beside them).
-    func releaseResidentPages() {
-        for array in inPlaceArrays { array.releaseResidentPages() }
-    }
 }
 
-extension FacetColumn {
+/// A merge lets go of each column once read.
+extension FacetColumn: InPlaceStructure {
     var inPlaceArrays: [any InPlaceArray] {
         [starts, ids, singles, valueDocuments.starts, valueDocuments.offsets, valueDocuments.bytes]
     }
-
-    /// Unmaps the pages of the column's arrays read in place (a merge lets go of each column once read).
-    func releaseResidentPages() {
-        for array in inPlaceArrays { array.releaseResidentPages() }
-    }
 }
 
-extension NumericColumn {
+extension NumericColumn: InPlaceStructure {
     var inPlaceArrays: [any InPlaceArray] { [starts, numbers] }
-
-    func releaseResidentPages() {
-        for array in inPlaceArrays { array.releaseResidentPages() }
-    }
 }
