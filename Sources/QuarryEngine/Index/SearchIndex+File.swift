@@ -9,9 +9,10 @@ import QuarryText
 /// header and body, magic `QRYEND01`). Written to a temporary file, fsynced, then renamed over the
 /// target (and the directory fsynced), so a crash leaves the old file or the new one, never a mix.
 /// Mapped, small arrays copied out and large ones left in place (see `FileMapping`): document ids, the
-/// term dictionary, postings and their offsets, token positions and their starts, numbers, sort keys, the id lookup, facet values per document and documents
-/// per value, and the prefix sets, saved because rebuilding them would decode every posting. Then checked whole
-/// on two threads (searches decode postings and token positions unchecked; `decode`).
+/// term dictionary, postings and their offsets, token positions and their starts, numbers, sort keys, the id
+/// lookup, facet values per document and documents per value, and the prefix sets, saved because rebuilding
+/// them would decode every posting. Then checked whole on two threads (searches decode postings and token
+/// positions unchecked; `decode`).
 /// A file of another format version is rebuilt from the store, with a log line saying so.
 extension SearchIndex {
     static let formatVersion: UInt32 = 14

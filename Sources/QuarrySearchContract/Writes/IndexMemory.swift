@@ -13,9 +13,9 @@ public struct IndexMemory: Sendable, Equatable {
     /// Rows of `NeighborTables` kept, and the most that may be (a bound per segment).
     public var neighborRows: Int
     public var neighborRowLimit: Int
-    /// Bytes read in place from the index file (document ids, the term dictionary, postings, token positions, numbers, sort
-    /// keys, the id lookup, facet values and prefix sets of opened segments) or, until the next save, from
-    /// a large merge's spill files (its postings and token positions): in the kernel's page cache,
+    /// Bytes read in place from the index file (document ids, the term dictionary, postings, token positions,
+    /// numbers, sort keys, the id lookup, facet values and prefix sets of opened segments) or, until the next
+    /// save, from a large merge's spill files (its postings and token positions): in the kernel's page cache,
     /// resident in the daemon only as far as searches touch them.
     public var mapped: Int
 

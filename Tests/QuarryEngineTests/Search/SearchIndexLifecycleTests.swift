@@ -112,7 +112,8 @@ final class SearchIndexLifecycleTests: XCTestCase {
         let saved = index.segments[0], read = loaded.segments[0]
         XCTAssertEqual(address(read.postings.scoreValues), address(saved.postings.scoreValues), "shared, not copied")
         // What is read in place goes from the heap with the segment saved: a stream of batches kept every part's
-        // dictionary and offsets on it (48 MiB of 131 after 1M records by batches of 5,000).
+        // dictionary, postings offsets and token positions' starts on it (39 parts after 1M records by batches of
+        // 5,000: 20.5, 22.6 and 22.2 MiB, Benchmarks/RESULTS.md).
         XCTAssertTrue(read.dictionary.bytes.isMapped && read.postings.offsets.isMapped && read.positions.starts.isMapped)
         XCTAssertEqual(loaded.memory().structures.first { $0.name == "dictionary" }?.bytes, 0)
         // Facet columns take their texts and lookups from the saved ones, and read their documents in place.
