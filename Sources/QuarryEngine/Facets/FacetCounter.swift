@@ -33,9 +33,8 @@ struct FacetCounter {
                 let perValue = tally(column, words, matches: matches)
                 tallies[i].parts.append((column, perValue))
                 guard column.hasNumbers else { continue }
-                for (id, n) in perValue.enumerated() where n > 0 && column.numericFlags[id] != 0
-                    && id < column.numbers.count && !column.numbers[id].isNaN {
-                    let value = column.numbers[id]
+                for (id, n) in perValue.enumerated() where n > 0 && column.numericFlags[id] != 0 {
+                    guard let value = column.number(of: id) else { continue }
                     tallies[i].statsCount += Int(n)
                     tallies[i].min = Swift.min(tallies[i].min, value)
                     tallies[i].max = Swift.max(tallies[i].max, value)
