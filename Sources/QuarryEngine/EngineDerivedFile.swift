@@ -44,7 +44,7 @@ enum EngineDerivedFile {
     /// Builds a search index from every stored record, streaming.
     static func build(store: IndexStore, settings: IndexSettings) throws(BackendError) -> SearchIndex {
         let records = try store.allRecords()
-        let index = SearchIndex.build(settings: settings, uniqueRecords: records)
+        let index = SearchIndex.build(settings: settings, uniqueRecords: records, spillDirectory: store.directory)
         if let failure = records.failure { throw failure }
         return index
     }

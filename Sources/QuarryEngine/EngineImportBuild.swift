@@ -70,9 +70,9 @@ final class EngineImportBuild {
             }
             self.bases = bases
         }
-        primary = BackgroundIndexBuild(settings: store.settings)
+        primary = BackgroundIndexBuild(settings: store.settings, spillDirectory: store.directory)
         replicas = store.settings.replicas.map {
-            ($0.name, BackgroundIndexBuild(settings: store.effectiveSettings(replica: $0.name)))
+            ($0.name, BackgroundIndexBuild(settings: store.effectiveSettings(replica: $0.name), spillDirectory: store.directory))
         }
         batch.reserveCapacity(Self.batchSize)
     }

@@ -15,13 +15,15 @@ final class BackgroundIndexBuild: Sendable {
     private let batches: BoundedQueue<[(DocID, JSONObject)]>
     private let result = Eventual<SearchIndex>()
 
-    /// Starts the thread that builds an index with `settings`.
-    init(settings: IndexSettings, capacity: Int = 8) {
+    /// Starts the thread that builds an index with `settings`, a large one's largest arrays in files of
+    /// `spillDirectory` (`SearchIndex.build`).
+    init(settings: IndexSettings, capacity: Int = 8, spillDirectory: String? = nil) {
         let batches = BoundedQueue<[(DocID, JSONObject)]>(capacity: capacity)
         self.batches = batches
         let result = self.result
         DetachedThread.startOrFail(name: "quarry-index") {
-            result.deliver(SearchIndex.build(settings: settings, uniqueRecords: HandedOver(batches: batches)))
+            result.deliver(SearchIndex.build(settings: settings, uniqueRecords: HandedOver(batches: batches),
+                                             spillDirectory: spillDirectory))
         }
     }
 

@@ -35,8 +35,9 @@ struct DocumentPositions: Sendable {
         self.init(SegmentTokens(starts: starts, terms: terms, locations: locations, termCount: termCount))
     }
 
-    /// Packs a builder's tokens in segment order, under sorted term ids.
-    init(_ tokens: SegmentTokens) {
+    /// Packs a builder's tokens in segment order, under sorted term ids, their bytes into `spill` when given
+    /// (a large build's, as a large merge's: `SpillFile`), else into the heap block that becomes the array.
+    init(_ tokens: SegmentTokens, spill: SpillFile? = nil) {
         let termCount = tokens.termCount, sortedTerm = tokens.sortedTerm
         var frequency = [UInt32](repeating: 0, count: termCount)
         for term in tokens.terms { frequency[Int(term)] &+= 1 }
@@ -46,23 +47,44 @@ struct DocumentPositions: Sendable {
         }
         var codeOf = [UInt32](repeating: 0, count: termCount)
         for (code, term) in byFrequency.enumerated() { codeOf[term] = UInt32(code) }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(tokens.terms.count * 5 / 2 + TokenCoding.padding)
+        // Each document's length first, then its bytes front to back.
         var starts = [UInt32](repeating: 0, count: tokens.documentCount + 1)
         tokens.terms.withUnsafeBufferPointer { terms in
             tokens.locations.withUnsafeBufferPointer { locations in
                 tokens.forEachDocument { ordinal, range in
-                    var previous: UInt16?
+                    var length = 0, previous: UInt16?
                     for t in range {
-                        TokenCoding.append(code: codeOf[Int(terms[t])], location: locations[t], after: previous, to: &bytes)
+                        length += TokenCoding.length(code: codeOf[Int(terms[t])], location: locations[t], after: previous)
                         previous = locations[t]
                     }
-                    starts[ordinal + 1] = UInt32(bytes.count)
+                    starts[ordinal + 1] = UInt32(length)
                 }
             }
         }
-        bytes.append(contentsOf: repeatElement(0, count: TokenCoding.padding))
-        self.init(starts: StoredArray(starts), bytes: StoredArray(bytes), terms: StoredArray(byFrequency.lazy.map { sortedTerm[$0] }),
+        for ordinal in 0..<tokens.documentCount { starts[ordinal + 1] += starts[ordinal] }
+        func packed(into spill: SpillFile?) -> StoredArray<UInt8>? {
+            let bytes = MergedBytes(capacity: Int(starts[tokens.documentCount]) + TokenCoding.padding, spill: spill)
+            tokens.terms.withUnsafeBufferPointer { terms in
+                tokens.locations.withUnsafeBufferPointer { locations in
+                    tokens.forEachDocument { ordinal, range in
+                        bytes.append(atMost: Int(starts[ordinal + 1] - starts[ordinal])) { out in
+                            var at = 0, previous: UInt16?
+                            for t in range {
+                                at = TokenCoding.write(code: codeOf[Int(terms[t])], location: locations[t], after: previous,
+                                                       to: out, at: at)
+                                previous = locations[t]
+                            }
+                            return at
+                        }
+                    }
+                }
+            }
+            bytes.appendZeros(TokenCoding.padding)
+            return bytes.finish()
+        }
+        // A spill file that fails (a full disk) leaves the bytes to the heap, whose block never fails.
+        let bytes = spill.flatMap(packed) ?? packed(into: nil) ?? StoredArray()
+        self.init(starts: StoredArray(starts), bytes: bytes, terms: StoredArray(byFrequency.lazy.map { sortedTerm[$0] }),
                   tokenCount: tokens.terms.count)
     }
 

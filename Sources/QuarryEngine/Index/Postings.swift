@@ -26,15 +26,17 @@ struct Postings: Sendable {
         self.lowestScores = lowestScores
     }
 
-    /// Packs postings given as plain arrays (`docs` ascending per term, `scores` beside them).
-    init(offsets: [UInt32], docs: [UInt32], scores: [UInt16]) {
+    /// Packs postings given as plain arrays (`docs` ascending per term, `scores` beside them), their bytes
+    /// into `spill` when given (a large build's, as a large merge's: `SpillFile`), else into the heap block
+    /// that becomes the array.
+    init(offsets: [UInt32], docs: [UInt32], scores: [UInt16], spill: SpillFile? = nil) {
         var frequency = [Int](repeating: 0, count: 1 << 16)
         for score in scores { frequency[Int(score)] += 1 }
         let codes = ScoreCodes(frequency: frequency), codeOf = codes.code
         let termCount = max(offsets.count - 1, 0)
         var starts = [UInt32](repeating: 0, count: offsets.count)
         var lowestScores = [UInt16](repeating: .max, count: termCount)
-        // Sized first, then written in place: a million-record segment has tens of millions of postings.
+        // Sized first, then written front to back: a million-record segment has tens of millions of postings.
         var size = 0
         for term in 0..<termCount {
             var previous: UInt32 = 0
@@ -45,20 +47,25 @@ struct Postings: Sendable {
             }
             starts[term + 1] = UInt32(size)
         }
-        let bytes = [UInt8](unsafeUninitializedCapacity: size + PrefixVarint.padding) { buffer, initialized in
-            var p = 0
+        func packed(into spill: SpillFile?) -> StoredArray<UInt8>? {
+            let bytes = MergedBytes(capacity: size + PrefixVarint.padding, spill: spill)
             for term in 0..<termCount {
-                var previous: UInt32 = 0
-                for i in Int(offsets[term])..<Int(offsets[term + 1]) {
-                    p = PrefixVarint.write(docs[i] - previous, to: buffer, at: p)
-                    p = PrefixVarint.write(codeOf[Int(scores[i])], to: buffer, at: p)
-                    previous = docs[i]
+                bytes.append(atMost: Int(starts[term + 1] - starts[term])) { encoded in
+                    var previous: UInt32 = 0, length = 0
+                    for i in Int(offsets[term])..<Int(offsets[term + 1]) {
+                        length = PrefixVarint.write(docs[i] - previous, to: encoded, at: length)
+                        length = PrefixVarint.write(codeOf[Int(scores[i])], to: encoded, at: length)
+                        previous = docs[i]
+                    }
+                    return length
                 }
             }
-            for i in p..<buffer.count { buffer[i] = 0 }
-            initialized = buffer.count
+            bytes.appendZeros(PrefixVarint.padding)
+            return bytes.finish()
         }
-        self.init(offsets: StoredArray(offsets), starts: StoredArray(starts), bytes: StoredArray(bytes), scoreValues: codes.values,
+        // A spill file that fails (a full disk) leaves the bytes to the heap, whose block never fails.
+        let bytes = spill.flatMap(packed) ?? packed(into: nil) ?? StoredArray()
+        self.init(offsets: StoredArray(offsets), starts: StoredArray(starts), bytes: bytes, scoreValues: codes.values,
                   lowestScores: StoredArray(lowestScores))
     }
 

@@ -9,7 +9,9 @@ import QuarryText
 enum PostingsLayout {
     static let splitFrom = 1 << 16
 
-    static func postings(_ tokens: SegmentTokens, layout: SearchableLayout, splitFrom: Int = splitFrom) -> Postings {
+    /// The postings of `tokens`, their bytes written into `spill` when given.
+    static func postings(_ tokens: SegmentTokens, layout: SearchableLayout, splitFrom: Int = splitFrom,
+                         spill: SpillFile? = nil) -> Postings {
         let documents = tokens.documentCount, termCount = tokens.termCount
         let halves = documents >= splitFrom ? [0..<documents / 2, documents / 2..<documents] : [0..<documents]
         let counts: [[UInt32]]
@@ -42,7 +44,7 @@ enum PostingsLayout {
             }
             docsCount = total
         }
-        return Postings(offsets: offsets, docs: docs, scores: scores)
+        return Postings(offsets: offsets, docs: docs, scores: scores, spill: spill)
     }
 
     /// Where postings are written. @unchecked: the halves write disjoint entries, and the arrays are

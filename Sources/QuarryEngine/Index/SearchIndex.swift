@@ -46,6 +46,10 @@ public final class SearchIndex: Sendable {
         /// merges"). From 64,000 only, batches of 5,000 left the second tier's on the heap: a 1M load peaked
         /// at 542 MiB against 363 (Benchmarks/RESULTS.md).
         var spillFrom = 8_000
+        /// Builds from records (a write's batch, an import, a rebuild) of this many documents or more write
+        /// their postings and token positions to files too: a stream's batches of 5,000 wait on the heap,
+        /// unsaved, until eight of them merge.
+        var buildSpillFrom = 2_000
 
         /// The size tier of `live` documents above `base` (`floor`): -1 below it, then 0 below
         /// `base × mergeFactor`, 1 below `base × mergeFactor²`, and so on.
@@ -83,13 +87,16 @@ public final class SearchIndex: Sendable {
 
     /// Records whose docIDs are all distinct (a store's rows), added as they
     /// stream by: a rebuild holds a few batches of parsed records at a time (their facet values are
-    /// gathered on a thread of their own, see `FacetsAlongside`), not all of them.
-    static func build(settings: IndexSettings, uniqueRecords records: some Sequence<(DocID, JSONObject)>) -> SearchIndex {
+    /// gathered on a thread of their own, see `FacetsAlongside`), not all of them. From
+    /// `MergePolicy.buildSpillFrom` records, the postings and token positions go to files of
+    /// `spillDirectory` when given.
+    static func build(settings: IndexSettings, uniqueRecords records: some Sequence<(DocID, JSONObject)>,
+                      spillDirectory: String? = nil) -> SearchIndex {
         let layout = SearchableLayout(settings: settings)
         let order = StaticOrder(settings: settings)
         var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings), facetsOnOwnThread: true)
         for (id, record) in records { builder.add(docID: id, record: record) }
-        let segment = builder.finish()
+        let segment = builder.finish(spillDirectory: builder.count >= MergePolicy.standard.buildSpillFrom ? spillDirectory : nil)
         return SearchIndex(settings: settings, layout: layout, order: order, segments: [segment],
                            dead: [Bitset(capacity: segment.count)])
     }

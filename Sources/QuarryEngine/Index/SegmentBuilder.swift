@@ -29,6 +29,9 @@ struct SegmentBuilder {
         if facetsOnOwnThread { facetsAlongside = FacetsAlongside(self.facets) }
     }
 
+    /// Documents added so far.
+    var count: Int { docIDs.count }
+
     /// Marks a location whose attribute has typo tolerance disabled.
     static let typoDisabledBit: UInt16 = 1 << 15
 
@@ -56,16 +59,17 @@ struct SegmentBuilder {
         tokenStarts.append(UInt32(tokenTerms.count))
     }
 
-    /// Sorts terms and documents and lays the segment out. Hands the builder's tokens to the layout,
-    /// which frees them, so the builder is spent afterwards.
-    mutating func finish() -> Segment {
+    /// Sorts terms and documents and lays the segment out, its postings and token positions in files of
+    /// `spillDirectory` when given (`SpillFile`). Hands the builder's tokens to the layout, which frees them,
+    /// so the builder is spent afterwards.
+    mutating func finish(spillDirectory: String? = nil) -> Segment {
         if let facetsAlongside {
             facets = facetsAlongside.finish()
             self.facetsAlongside = nil
         }
         let permutation = Self.staticPermutation(ids: docIDs, values: values, order: order)
         let (dictionary, termRemap) = sortedDictionary()
-        let (postings, positions) = layOutTokens(permutation: permutation, termRemap: termRemap)
+        let (postings, positions) = layOutTokens(permutation: permutation, termRemap: termRemap, spillDirectory: spillDirectory)
         return Self.segment(docIDs: docIDs, values: values, permutation: permutation, order: order, dictionary: dictionary,
                             postings: postings, positions: positions, facets: facets.finish(permutation: permutation))
     }
@@ -114,7 +118,8 @@ struct SegmentBuilder {
 
     /// Postings and positions from the builder's tokens, read in segment order through `permutation`
     /// and `termRemap`. The builder's tokens are handed over, so they are freed when the layout ends.
-    private mutating func layOutTokens(permutation: [Int], termRemap: [UInt32]) -> (Postings, DocumentPositions) {
+    private mutating func layOutTokens(permutation: [Int], termRemap: [UInt32], spillDirectory: String?)
+        -> (Postings, DocumentPositions) {
         let tokens = SegmentTokens(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations,
                                    order: permutation, sortedTerm: termRemap)
         tokenStarts = []
@@ -122,7 +127,8 @@ struct SegmentBuilder {
         tokenLocations = []
         // Postings and positions are laid out from the same tokens, independently: one thread each.
         let layout = self.layout
-        return Parallel.both({ PostingsLayout.postings(tokens, layout: layout) }, { DocumentPositions(tokens) })
+        return Parallel.both({ PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
+                             { DocumentPositions(tokens, spill: spillDirectory.flatMap(SpillFile.init)) })
     }
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends

@@ -25,6 +25,9 @@ final class IndexStore {
 
     let path: String
     let connection: SQLiteConnection
+    /// The folder holding the database, where a build of its records writes its largest arrays
+    /// (`SpillFile`); nil for a path without one.
+    var directory: String? { path.lastIndex(of: "/").map { String(path[..<$0]) } }
     private(set) var name: String
     private(set) var generation: UInt64
     private(set) var createdAt: Int64
