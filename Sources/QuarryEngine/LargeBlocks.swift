@@ -26,6 +26,14 @@ public enum LargeBlocks {
         #endif
     }
 
+    /// Hands the free blocks glibc keeps resident in its arenas back to the system (`malloc_trim`): after
+    /// an index was replaced, a merge, a large write.
+    static func handBackFreed() {
+        #if canImport(Glibc)
+        _ = malloc_trim(0)
+        #endif
+    }
+
     /// The threshold to set: none when `MALLOC_MMAP_THRESHOLD_` or `GLIBC_TUNABLES` chose one (a user
     /// measuring another), else `ownMappingFrom`.
     static func threshold(environment: (String) -> String?) -> Int? {
