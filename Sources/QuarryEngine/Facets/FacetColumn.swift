@@ -237,12 +237,12 @@ struct FacetColumn: Sendable {
         return low
     }
 
-    /// The number a facet text spells: plain decimal notation only (no `inf`, `nan` or hex).
     /// The number value `id`'s text spells, if it spells one (`numbers` is empty when none does).
     func number(of id: Int) -> Double? {
         id < numbers.count && !numbers[id].isNaN ? numbers[id] : nil
     }
 
+    /// The number a facet text spells: plain decimal notation only (no `inf`, `nan` or hex).
     static func number(_ text: String) -> Double? {
         guard !text.isEmpty, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 || $0 == 0x2B })
         else { return nil }
