@@ -62,8 +62,7 @@ struct DocumentPositions: Sendable {
             }
         }
         for ordinal in 0..<tokens.documentCount { starts[ordinal + 1] += starts[ordinal] }
-        func packed(into spill: SpillFile?) -> StoredArray<UInt8>? {
-            let bytes = MergedBytes(capacity: Int(starts[tokens.documentCount]) + TokenCoding.padding, spill: spill)
+        let bytes = MergedBytes.stored(capacity: Int(starts[tokens.documentCount]), padding: TokenCoding.padding, spill: spill) { bytes in
             tokens.terms.withUnsafeBufferPointer { terms in
                 tokens.locations.withUnsafeBufferPointer { locations in
                     tokens.forEachDocument { ordinal, range in
@@ -79,11 +78,7 @@ struct DocumentPositions: Sendable {
                     }
                 }
             }
-            bytes.appendZeros(TokenCoding.padding)
-            return bytes.finish()
         }
-        // A spill file that fails (a full disk) leaves the bytes to the heap, whose block never fails.
-        let bytes = spill.flatMap(packed) ?? packed(into: nil) ?? StoredArray()
         self.init(starts: StoredArray(starts), bytes: bytes, terms: StoredArray(byFrequency.lazy.map { sortedTerm[$0] }),
                   tokenCount: tokens.terms.count)
     }

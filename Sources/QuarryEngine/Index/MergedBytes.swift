@@ -46,6 +46,21 @@ final class MergedBytes {
         return StoredArray(adopting: elements, count: count)
     }
 
+    /// The `capacity` bytes `write` appends, then `padding` zeros: in `spill` when given, else (or when the
+    /// spill file fails, a full disk) written again into a heap block, which never fails.
+    static func stored(capacity: Int, padding: Int, spill: SpillFile?, _ write: (MergedBytes) -> Void) -> StoredArray<UInt8> {
+        if let spill, let stored = written(capacity: capacity, padding: padding, spill: spill, write) { return stored }
+        return written(capacity: capacity, padding: padding, spill: nil, write) ?? StoredArray()
+    }
+
+    private static func written(capacity: Int, padding: Int, spill: SpillFile?, _ write: (MergedBytes) -> Void)
+        -> StoredArray<UInt8>? {
+        let bytes = MergedBytes(capacity: capacity + padding, spill: spill)
+        write(bytes)
+        bytes.appendZeros(padding)
+        return bytes.finish()
+    }
+
     private func grow(to capacity: Int) {
         let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         if count > 0 { larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: block[0..<count])) }

@@ -47,8 +47,7 @@ struct Postings: Sendable {
             }
             starts[term + 1] = UInt32(size)
         }
-        func packed(into spill: SpillFile?) -> StoredArray<UInt8>? {
-            let bytes = MergedBytes(capacity: size + PrefixVarint.padding, spill: spill)
+        let bytes = MergedBytes.stored(capacity: size, padding: PrefixVarint.padding, spill: spill) { bytes in
             for term in 0..<termCount {
                 bytes.append(atMost: Int(starts[term + 1] - starts[term])) { encoded in
                     var previous: UInt32 = 0, length = 0
@@ -60,11 +59,7 @@ struct Postings: Sendable {
                     return length
                 }
             }
-            bytes.appendZeros(PrefixVarint.padding)
-            return bytes.finish()
         }
-        // A spill file that fails (a full disk) leaves the bytes to the heap, whose block never fails.
-        let bytes = spill.flatMap(packed) ?? packed(into: nil) ?? StoredArray()
         self.init(offsets: StoredArray(offsets), starts: StoredArray(starts), bytes: bytes, scoreValues: codes.values,
                   lowestScores: StoredArray(lowestScores))
     }
