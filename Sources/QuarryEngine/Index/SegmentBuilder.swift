@@ -150,26 +150,14 @@ struct SegmentBuilder {
     private func sortedDictionary() -> (TermDictionary, [UInt32]) {
         let termCount = interner.count
         let bytes = interner.bytes, offsets = interner.offsets
-        let sorted = bytes.withUnsafeBufferPointer { all in
-            Array(0..<termCount).sorted { a, b in
-                let sa = Int(offsets[a]), ea = Int(offsets[a + 1]), sb = Int(offsets[b]), eb = Int(offsets[b + 1])
-                let common = min(ea - sa, eb - sb)
-                var i = 0
-                while i < common {
-                    let x = all[sa + i], y = all[sb + i]
-                    if x != y { return x < y }
-                    i += 1
-                }
-                return ea - sa < eb - sb
-            }
-        }
+        let sorted = TermOrder.sorted(bytes: bytes, offsets: offsets, count: termCount)
         var remap = [UInt32](repeating: 0, count: termCount)
         var newBytes = [UInt8](), newOffsets: [UInt32] = [0]
         newBytes.reserveCapacity(bytes.count)
         newOffsets.reserveCapacity(termCount + 1)
         for (newID, old) in sorted.enumerated() {
-            remap[old] = UInt32(newID)
-            newBytes.append(contentsOf: bytes[Int(offsets[old])..<Int(offsets[old + 1])])
+            remap[Int(old)] = UInt32(newID)
+            newBytes.append(contentsOf: bytes[Int(offsets[Int(old)])..<Int(offsets[Int(old) + 1])])
             newOffsets.append(UInt32(newBytes.count))
         }
         return (TermDictionary(bytes: newBytes, offsets: newOffsets), remap)
