@@ -2,11 +2,11 @@
 ///
 /// A batch's build sorted its terms by comparing their bytes one at a time through the interner's offsets,
 /// which took a sixth of the build's samples and sits on a write's critical path, after its last record
-/// (Benchmarks/RESULTS.md, "Where a batch's time goes"). Here each term first gets its first eight bytes
-/// as one big-endian integer, zero-padded, and only terms whose integers agree are compared further. Where
-/// the integers differ they order the terms as their bytes do: at the first byte that differs, either both
-/// terms have a byte there, or one has only padding (zero) where the other has a larger byte, and is the
-/// shorter term, which comes first.
+/// (Benchmarks/RESULTS.md, "Where a batch's time goes, and a build's dictionary sorted by keys"). Here each
+/// term first gets its first eight bytes as one big-endian integer, zero-padded, and only terms whose
+/// integers agree are compared further. Where the integers differ they order the terms as their bytes do: at
+/// the first byte that differs, either both terms have a byte there, or one has only padding (zero) where the
+/// other has a larger byte, and is the shorter term, which comes first.
 enum TermOrder {
     /// The ids `0..<count` of the terms at `offsets` in `bytes` (term `i` is
     /// `bytes[offsets[i]..<offsets[i + 1]]`), in dictionary order. Terms must be distinct.
