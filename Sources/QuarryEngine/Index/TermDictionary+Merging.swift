@@ -3,9 +3,9 @@ extension TermDictionary {
     /// takes its dictionary from here: the parts are sorted already, so merging them costs a look at each
     /// part's current term per term, where interning every term and sorting them again cost a quarter of the
     /// merge. The parts' terms are read laid end to end, each with its first 8 bytes as one big-endian
-    /// number, which orders most pairs of terms in one comparison: a heap of parts comparing bytes through
-    /// each part (retaining its arrays per comparison) took a fifth of a merge of 8 segments of 1,000
-    /// (`engine-bench merge`).
+    /// number (`TermOrder.key`), which orders most pairs of terms in one comparison: a heap of parts
+    /// comparing bytes through each part (retaining its arrays per comparison) took a fifth of a merge of
+    /// 8 segments of 1,000 (`engine-bench merge`).
     static func merging(_ parts: [TermDictionary]) -> (TermDictionary, [[UInt32]]) {
         var maps = parts.map { [UInt32](repeating: 0, count: $0.count) }
         var bytes: [UInt8] = []
@@ -23,10 +23,8 @@ extension TermDictionary {
         }
         bounds.append(byteBase)
         let ends = Array(first.dropFirst()) + [bounds.count - 1]
-        let keys = (0..<bounds.count - 1).map { g in
-            var key: UInt64 = 0
-            for i in 0..<8 { key = key << 8 | UInt64(bounds[g] + i < bounds[g + 1] ? all[bounds[g] + i] : 0) }
-            return key
+        let keys = all.withUnsafeBufferPointer { all in
+            (0..<bounds.count - 1).map { g in TermOrder.key(all, bounds[g], bounds[g + 1]) }
         }
         all.withUnsafeBufferPointer { all in
             bounds.withUnsafeBufferPointer { bounds in
@@ -34,12 +32,8 @@ extension TermDictionary {
                     // Bytewise three-way comparison of terms `a` and `b`; their keys decide unless equal.
                     func compare(_ a: Int, _ b: Int) -> Int {
                         if keys[a] != keys[b] { return keys[a] < keys[b] ? -1 : 1 }
-                        let sa = bounds[a], sb = bounds[b], la = bounds[a + 1] - sa, lb = bounds[b + 1] - sb
-                        for i in min(8, la, lb)..<min(la, lb) {
-                            let x = all[sa + i], y = all[sb + i]
-                            if x != y { return x < y ? -1 : 1 }
-                        }
-                        return la == lb ? 0 : (la < lb ? -1 : 1)
+                        let sa = bounds[a], sb = bounds[b]
+                        return TermOrder.compare(sameKey: all, sa, bounds[a + 1] - sa, sb, bounds[b + 1] - sb)
                     }
                     var cursor = first
                     var previous = -1

@@ -15,34 +15,36 @@ enum TermOrder {
             offsets.withUnsafeBufferPointer { offsets in
                 var entries: [(key: UInt64, id: UInt32)] = []
                 entries.reserveCapacity(count)
-                for id in 0..<count {
-                    let start = Int(offsets[id]), length = Int(offsets[id + 1]) - start
-                    var key: UInt64 = 0
-                    for i in 0..<8 { key = key << 8 | (i < length ? UInt64(all[start + i]) : 0) }
-                    entries.append((key, UInt32(id)))
-                }
+                for id in 0..<count { entries.append((key(all, Int(offsets[id]), Int(offsets[id + 1])), UInt32(id))) }
                 entries.sort { a, b in
                     if a.key != b.key { return a.key < b.key }
-                    return precedes(Int(a.id), Int(b.id), all, offsets)
+                    let sa = Int(offsets[Int(a.id)]), sb = Int(offsets[Int(b.id)])
+                    return compare(sameKey: all, sa, Int(offsets[Int(a.id) + 1]) - sa, sb, Int(offsets[Int(b.id) + 1]) - sb) < 0
                 }
                 return entries.map(\.id)
             }
         }
     }
 
-    /// Term `a` before term `b`, given that their first eight bytes (padded) agree.
-    private static func precedes(
-        _ a: Int, _ b: Int, _ all: UnsafeBufferPointer<UInt8>, _ offsets: UnsafeBufferPointer<UInt32>
-    ) -> Bool {
-        let sa = Int(offsets[a]), la = Int(offsets[a + 1]) - sa
-        let sb = Int(offsets[b]), lb = Int(offsets[b + 1]) - sb
+    /// The first eight bytes of the term `all[start..<end]` as one big-endian integer, zeros past its end.
+    @inline(__always)
+    static func key(_ all: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+        var key: UInt64 = 0
+        for i in 0..<8 { key = key << 8 | (start + i < end ? UInt64(all[start + i]) : 0) }
+        return key
+    }
+
+    /// Bytewise three-way comparison of the terms at `sa` and `sb` of `all`, `la` and `lb` bytes long, whose
+    /// keys are equal: their first eight bytes agree, so only the rest and the lengths are compared.
+    @inline(__always)
+    static func compare(sameKey all: UnsafeBufferPointer<UInt8>, _ sa: Int, _ la: Int, _ sb: Int, _ lb: Int) -> Int {
         let common = min(la, lb)
         var i = min(8, common)
         while i < common {
             let x = all[sa + i], y = all[sb + i]
-            if x != y { return x < y }
+            if x != y { return x < y ? -1 : 1 }
             i += 1
         }
-        return la < lb
+        return la == lb ? 0 : (la < lb ? -1 : 1)
     }
 }
