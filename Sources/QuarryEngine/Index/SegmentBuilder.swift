@@ -63,15 +63,30 @@ struct SegmentBuilder {
     /// `spillDirectory` when given (`SpillFile`). Hands the builder's tokens to the layout, which frees them,
     /// so the builder is spent afterwards.
     mutating func finish(spillDirectory: String? = nil) -> Segment {
+        let permutation = Self.staticPermutation(ids: docIDs, values: values, order: order)
+        let (dictionary, termRemap) = sortedDictionary()
+        // Only now: the facets thread, behind the tokens by a batch or two, catches up meanwhile.
         if let facetsAlongside {
             facets = facetsAlongside.finish()
             self.facetsAlongside = nil
         }
-        let permutation = Self.staticPermutation(ids: docIDs, values: values, order: order)
-        let (dictionary, termRemap) = sortedDictionary()
-        let (postings, positions) = layOutTokens(permutation: permutation, termRemap: termRemap, spillDirectory: spillDirectory)
+        let tokens = takeTokens(permutation: permutation, termRemap: termRemap)
+        let (layout, facets) = (self.layout, self.facets)
+        let postings: Postings, positions: DocumentPositions, orderedFacets: SegmentFacets
+        if docIDs.count < PostingsLayout.splitFrom {
+            // The facet values are laid out beside the postings and positions, which do not need them: a
+            // batch's postings take one thread, and a core waited. A larger build splits its postings across
+            // the cores already, and its facets beside them only raised its peak (Benchmarks/RESULTS.md,
+            // "Facets laid out beside a batch's postings").
+            ((postings, positions), orderedFacets) = Parallel.both(
+                { Self.layOut(tokens, layout: layout, spillDirectory: spillDirectory) },
+                { facets.finish(permutation: permutation) })
+        } else {
+            (postings, positions) = Self.layOut(tokens, layout: layout, spillDirectory: spillDirectory)
+            orderedFacets = facets.finish(permutation: permutation)
+        }
         return Self.segment(docIDs: docIDs, values: values, permutation: permutation, order: order, dictionary: dictionary,
-                            postings: postings, positions: positions, facets: facets.finish(permutation: permutation))
+                            postings: postings, positions: positions, facets: orderedFacets)
     }
 
     /// A segment of documents given in any order (`docIDs`, and `values` of `order`'s keys), put in
@@ -116,19 +131,22 @@ struct SegmentBuilder {
         return segment
     }
 
-    /// Postings and positions from the builder's tokens, read in segment order through `permutation`
-    /// and `termRemap`. The builder's tokens are handed over, so they are freed when the layout ends.
-    private mutating func layOutTokens(permutation: [Int], termRemap: [UInt32], spillDirectory: String?)
-        -> (Postings, DocumentPositions) {
+    /// The builder's tokens, read in segment order through `permutation` and `termRemap`. Handed over,
+    /// so they are freed when the layout ends.
+    private mutating func takeTokens(permutation: [Int], termRemap: [UInt32]) -> SegmentTokens {
         let tokens = SegmentTokens(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations,
                                    order: permutation, sortedTerm: termRemap)
         tokenStarts = []
         tokenTerms = []
         tokenLocations = []
-        // Postings and positions are laid out from the same tokens, independently: one thread each.
-        let layout = self.layout
-        return Parallel.both({ PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
-                             { DocumentPositions(tokens, spill: spillDirectory.flatMap(SpillFile.init)) })
+        return tokens
+    }
+
+    /// Postings and positions are laid out from the same tokens, independently: one thread each.
+    private static func layOut(_ tokens: SegmentTokens, layout: SearchableLayout, spillDirectory: String?)
+        -> (Postings, DocumentPositions) {
+        Parallel.both({ PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
+                      { DocumentPositions(tokens, spill: spillDirectory.flatMap(SpillFile.init)) })
     }
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends
