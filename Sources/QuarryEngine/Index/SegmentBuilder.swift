@@ -70,23 +70,11 @@ struct SegmentBuilder {
             facets = facetsAlongside.finish()
             self.facetsAlongside = nil
         }
-        let tokens = takeTokens(permutation: permutation, termRemap: termRemap)
-        let (layout, facets) = (self.layout, self.facets)
-        let postings: Postings, positions: DocumentPositions, orderedFacets: SegmentFacets
-        if docIDs.count < PostingsLayout.splitFrom {
-            // The facet values are laid out beside the postings and positions, which do not need them: a
-            // batch's postings take one thread, and a core waited. A larger build splits its postings across
-            // the cores already, and its facets beside them only raised its peak (Benchmarks/RESULTS.md,
-            // "Facets laid out beside a batch's postings").
-            ((postings, positions), orderedFacets) = Parallel.both(
-                { Self.layOut(tokens, layout: layout, spillDirectory: spillDirectory) },
-                { facets.finish(permutation: permutation) })
-        } else {
-            (postings, positions) = Self.layOut(tokens, layout: layout, spillDirectory: spillDirectory)
-            orderedFacets = facets.finish(permutation: permutation)
-        }
+        let (postings, positions, facetsBeside) = layOut(permutation: permutation, termRemap: termRemap,
+                                                         spillDirectory: spillDirectory)
         return Self.segment(docIDs: docIDs, values: values, permutation: permutation, order: order, dictionary: dictionary,
-                            postings: postings, positions: positions, facets: orderedFacets)
+                            postings: postings, positions: positions,
+                            facets: facetsBeside ?? facets.finish(permutation: permutation))
     }
 
     /// A segment of documents given in any order (`docIDs`, and `values` of `order`'s keys), put in
@@ -131,22 +119,32 @@ struct SegmentBuilder {
         return segment
     }
 
-    /// The builder's tokens, read in segment order through `permutation` and `termRemap`. Handed over,
-    /// so they are freed when the layout ends.
-    private mutating func takeTokens(permutation: [Int], termRemap: [UInt32]) -> SegmentTokens {
+    /// Postings and positions from the builder's tokens, read in segment order through `permutation`
+    /// and `termRemap`. The builder's tokens are handed over, so they are freed when the layout ends.
+    /// Under `PostingsLayout.splitFrom` documents, the facet values in that order too, laid out beside
+    /// them: a batch's postings take one thread, and a core waited. A larger build splits its postings
+    /// across the cores already, and its facets beside them only raised its peak (Benchmarks/RESULTS.md,
+    /// "Facets laid out beside a batch's postings"): nil, and the caller lays them out once the tokens are freed.
+    private mutating func layOut(permutation: [Int], termRemap: [UInt32], spillDirectory: String?)
+        -> (Postings, DocumentPositions, SegmentFacets?) {
         let tokens = SegmentTokens(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations,
                                    order: permutation, sortedTerm: termRemap)
         tokenStarts = []
         tokenTerms = []
         tokenLocations = []
-        return tokens
-    }
-
-    /// Postings and positions are laid out from the same tokens, independently: one thread each.
-    private static func layOut(_ tokens: SegmentTokens, layout: SearchableLayout, spillDirectory: String?)
-        -> (Postings, DocumentPositions) {
-        Parallel.both({ PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
-                      { DocumentPositions(tokens, spill: spillDirectory.flatMap(SpillFile.init)) })
+        // Postings and positions are laid out from the same tokens, independently: one thread each.
+        let layout = self.layout
+        let tokensLaidOut = { @Sendable in
+            Parallel.both({ PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
+                          { DocumentPositions(tokens, spill: spillDirectory.flatMap(SpillFile.init)) })
+        }
+        guard docIDs.count < PostingsLayout.splitFrom else {
+            let (postings, positions) = tokensLaidOut()
+            return (postings, positions, nil)
+        }
+        let facets = self.facets
+        let ((postings, positions), ordered) = Parallel.both(tokensLaidOut, { facets.finish(permutation: permutation) })
+        return (postings, positions, ordered)
     }
 
     /// Old document indices in static order; the docID breaks ties, so a document's place never depends
