@@ -31,6 +31,11 @@ public final class SearchIndex: Sendable {
         /// The newest segment folds into its predecessor while the two hold at most this many together:
         /// tiny segments only cost.
         var floor = 1_000
+        /// …and while the predecessor holds at most this many times the newest's live documents. A stream of
+        /// single records then rewrites each of them a few times, not the whole predecessor at every write:
+        /// folding into any predecessor under the floor cost 4 ms of CPU a record, merging 500 documents on
+        /// average (Benchmarks/RESULTS.md, "Single records fold in a geometric tail").
+        var foldRatio = 16
         /// This many newest segments of one size tier merge, off the write path or in a write: each document
         /// is rewritten once per tier.
         var mergeFactor = 8
@@ -142,13 +147,16 @@ public final class SearchIndex: Sendable {
             segments.append(segment)
             dead.append(Bitset(capacity: segment.count))
         }
-        // The newest segment folds into a tiny (or empty) predecessor; past `writeStall` segments, the newest
-        // `mergeFactor` merge here too when they are of one tier and small together.
+        // The newest segment folds into a tiny predecessor not much larger than itself (or either is empty);
+        // past `writeStall` segments, the newest `mergeFactor` merge here too when they are of one tier and
+        // small together.
         while segments.count >= 2 {
             let n = segments.count
             func live(_ s: Int) -> Int { segments[s].count - dead[s].count }
             var run = (n - 2)..<n
-            if live(n - 2) + live(n - 1) > policy.floor && live(n - 2) > 0 {
+            let folds = live(n - 2) + live(n - 1) <= policy.floor
+                && (live(n - 1) == 0 || live(n - 2) <= policy.foldRatio * live(n - 1))
+            if !folds && live(n - 2) > 0 {
                 guard n > policy.writeStall, n >= policy.mergeFactor, policy.mergeFactor >= 2 else { break }
                 run = (n - policy.mergeFactor)..<n
                 let tier = policy.tier(live(n - 1), above: policy.floor)

@@ -104,6 +104,34 @@ final class SearchIndexMergingTests: XCTestCase {
         try assertSameAnswers(stall.index, stall.records)
     }
 
+    func testSingleRecordsFoldInAGeometricTail() throws {
+        // 400 writes of one record after a segment of 100: folding each into any predecessor under the floor (100)
+        // rewrote the whole tail at every write, about 50 documents a record; a predecessor at most 4 times the
+        // newest leaves a few segments of growing size and rewrites each record a few times.
+        func writeSingles(foldRatio: Int) throws -> (rewritten: Int, mostSegments: Int) {
+            let policy = SearchIndex.MergePolicy(eagerLimit: 400, floor: 100, foldRatio: foldRatio, mergeFactor: 4, writeStall: 100)
+            var records = Dictionary(uniqueKeysWithValues: (0..<100).map { (DocID($0), record($0)) })
+            var index = SearchIndex.build(settings: settings, records: records.map { ($0.key, $0.value) })
+            var rewritten = 0, mostSegments = 0
+            for i in 100..<500 {
+                let before = Set(index.segments.map(\.identity))
+                records[DocID(i)] = record(i)
+                index = index.updating(upserts: [(DocID(i), record(i))], deletions: [], policy: policy)
+                // The segments this write made hold its record once, and every document it merged again.
+                rewritten += index.segments.filter { !before.contains($0.identity) }.reduce(0) { $0 + $1.count } - 1
+                mostSegments = max(mostSegments, index.segments.count)
+            }
+            try assertSameAnswers(index, records)
+            return (rewritten, mostSegments)
+        }
+        let anyPredecessor = try writeSingles(foldRatio: 1 << 20)
+        XCTAssertGreaterThan(anyPredecessor.rewritten, 400 * 40)
+        let geometric = try writeSingles(foldRatio: 4)
+        XCTAssertLessThan(geometric.rewritten, 400 * 8)
+        // Past the base and the segments the floor filled, at most one segment per power of 5 below the floor.
+        XCTAssertLessThanOrEqual(geometric.mostSegments, anyPredecessor.mostSegments + 3)
+    }
+
     func testSmallSegmentsHoldingAnEighthOfTheDocumentsNeedCompaction() {
         let apart = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0, writeStall: 100)
         var index = SearchIndex.build(settings: settings, records: (0..<160).map { (DocID($0), record($0)) })
@@ -143,7 +171,9 @@ final class SearchIndexMergingTests: XCTestCase {
         try assertSameAnswers(rebased, records)
         // A merge whose newest segment a write folded since is dropped.
         let tail = index.merging(6..<8)
-        let folded = index.updating(upserts: [(DocID(500), record(500))], deletions: [], policy: .init(eagerLimit: 1_000, floor: 100))
+        let folded = index.updating(upserts: (500..<503).map { (DocID($0), record($0)) }, deletions: [],
+                                    policy: .init(eagerLimit: 1_000, floor: 100))
+        XCTAssertLessThanOrEqual(folded.segments.count, index.segments.count, "the write folded the newest segment")
         XCTAssertNil(folded.rebasing(tail))
     }
 }
