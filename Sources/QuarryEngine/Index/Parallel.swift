@@ -4,6 +4,18 @@ import QuarrySync
 /// Runs two independent pieces of work at once: reopening a large index checks and derives
 /// structures that do not depend on each other, and a user waits for all of it.
 enum Parallel {
+    /// Builds and merges of fewer documents run their two pieces one after the other, on the caller: a
+    /// write of one record started three threads, each costing more than its piece (Benchmarks/RESULTS.md,
+    /// "Single records fold in a geometric tail").
+    static let apartFrom = 256
+
+    /// `first` and `second` at once, or one after the other on the caller when `documents` is under `apartFrom`.
+    static func both<A: Sendable, B: Sendable>(documents: Int, _ first: @escaping @Sendable () -> A,
+                                               _ second: @escaping @Sendable () -> B) -> (A, B) {
+        guard documents >= apartFrom else { return (first(), second()) }
+        return both(first, second)
+    }
+
     static func both<A: Sendable, B: Sendable>(_ first: @escaping @Sendable () -> A,
                                                _ second: @escaping @Sendable () -> B) -> (A, B) {
         if BackgroundThread.isLowered { return lowered(first, second) }

@@ -30,7 +30,7 @@ struct Postings: Sendable {
     /// into `spill` when given (a large build's, as a large merge's: `SpillFile`), else into the heap block
     /// that becomes the array.
     init(offsets: [UInt32], docs: [UInt32], scores: [UInt16], spill: SpillFile? = nil) {
-        var frequency = [Int](repeating: 0, count: 1 << 16)
+        var frequency = [Int](repeating: 0, count: Int(scores.max() ?? 0) + 1)
         for score in scores { frequency[Int(score)] += 1 }
         let codes = ScoreCodes(frequency: frequency), codeOf = codes.code
         let termCount = max(offsets.count - 1, 0)
@@ -71,11 +71,12 @@ struct Postings: Sendable {
         /// Score by code.
         let values: [UInt16]
 
-        /// From how many postings carry each score (65,536 counts).
+        /// From how many postings carry each score, counted up to the highest: sized to all 65,536 scores,
+        /// the counts and codes cost a write of one record more than its postings.
         init(frequency: [Int]) {
-            let used = (0..<(1 << 16)).filter { frequency[$0] > 0 }
+            let used = frequency.indices.filter { frequency[$0] > 0 }
             let byFrequency = used.sorted { frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : $0 < $1 }
-            var code = [UInt32](repeating: 0, count: 1 << 16)
+            var code = [UInt32](repeating: 0, count: frequency.count)
             for (c, score) in byFrequency.enumerated() { code[score] = UInt32(c) }
             self.code = code
             values = byFrequency.map { UInt16($0) }

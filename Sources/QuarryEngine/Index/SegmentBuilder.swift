@@ -134,8 +134,9 @@ struct SegmentBuilder {
         tokenLocations = []
         // Postings and positions are laid out from the same tokens, independently: one thread each.
         let layout = self.layout
+        let documents = docIDs.count
         let tokensLaidOut = { @Sendable in
-            Parallel.both({ PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
+            Parallel.both(documents: documents, { PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
                           { DocumentPositions(tokens, spill: spillDirectory.flatMap(SpillFile.init)) })
         }
         guard docIDs.count < PostingsLayout.splitFrom else {
@@ -143,7 +144,8 @@ struct SegmentBuilder {
             return (postings, positions, nil)
         }
         let facets = self.facets
-        let ((postings, positions), ordered) = Parallel.both(tokensLaidOut, { facets.finish(permutation: permutation) })
+        let ((postings, positions), ordered) = Parallel.both(documents: documents, tokensLaidOut,
+                                                             { facets.finish(permutation: permutation) })
         return (postings, positions, ordered)
     }
 

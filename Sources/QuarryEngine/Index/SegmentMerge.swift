@@ -48,7 +48,7 @@ struct SegmentMerge: Sendable {
         // read as they go (`WalkWindow`, and column by column for the facets).
         for part in parts { part.releaseResidentPages() }
         // A file that failed (a full disk) leaves its array to the heap.
-        let (postings, positions) = Parallel.both({
+        let (postings, positions) = Parallel.both(documents: sources.count, {
             self.postings(spill: spillDirectory.flatMap(SpillFile.init)) ?? self.postings(spill: nil)
         }, {
             self.positions(documents: sources.count, spill: spillDirectory.flatMap(SpillFile.init))
@@ -165,7 +165,9 @@ struct SegmentMerge: Sendable {
 
     /// How many live postings carry each score: what the score codes are chosen by.
     private func scoreFrequency() -> [Int] {
-        var frequency = [Int](repeating: 0, count: 1 << 16)
+        // A part's score values are the scores its postings use.
+        let highest = parts.lazy.compactMap { $0.postings.scoreValues.max() }.max() ?? 0
+        var frequency = [Int](repeating: 0, count: Int(highest) + 1)
         for (p, segment) in parts.enumerated() {
             let first = documentBase[p], starts = segment.postings.starts
             var window = WalkWindow(segment.postings.bytes)
