@@ -51,6 +51,8 @@ struct FacetColumn: Sendable {
     let textSlots: [Int32]
     /// Each value's documents (what filters read) and their counts.
     let valueDocuments: ValueDocuments
+    /// This column's value ids in another's, once asked for (`FacetResponse`).
+    let translations = FacetTranslations()
     /// Every document holds at most one value: counting can skip the CSR indirection.
     let isSingleValued: Bool
     /// Value id → its place among the values in code-point order (ties of counts break on it).

@@ -48,22 +48,24 @@ enum FacetResponse {
         return heap.sorted().map(\.payload)
     }
 
-    /// `top` over several segments (while writes stream, before their segments merge). The part with
-    /// the most counted values is the base: the others' counts are added to its values found through its
-    /// text index (`FacetColumn.id(text:hash:)`), so no counted text is hashed per search; hashing each
-    /// into a dictionary was most of a keystroke's time while writes streamed (Benchmarks/RESULTS.md,
-    /// "Facet values merged across segments"). The base's best `k` are then chosen on integers as with
-    /// one segment, and only they and the values the base lacks are compared by text.
+    /// `top` over several segments (while writes stream, before their segments merge). The part whose
+    /// column holds the most values is the base: the others' counts are added to its values through each
+    /// part's ids translated into the base's once (`FacetTranslations`), so no counted text is hashed or
+    /// looked up per search; hashing each into a dictionary was most of a keystroke's time while writes
+    /// streamed (Benchmarks/RESULTS.md, "Facet values merged across segments"). The base's best `k` are
+    /// then chosen on integers as with one segment, and only they and the values the base lacks are
+    /// compared by text.
     private static func merged(_ parts: [(column: FacetColumn, counts: [UInt32])], _ k: Int, alpha: Bool) -> [(String, Int)] {
-        let counted = parts.map { part in part.counts.reduce(0) { $0 + ($1 > 0 ? 1 : 0) } }
-        guard let b = counted.indices.max(by: { counted[$0] < counted[$1] }) else { return [] }
+        guard let b = parts.indices.max(by: { parts[$0].column.values.count < parts[$1].column.values.count }) else { return [] }
         let base = parts[b].column
         var totals = parts[b].counts.map { Int($0) }
         var missing: [String: Int] = [:]
         for (p, part) in parts.enumerated() where p != b {
-            let values = part.column.values, hashes = part.column.textHashes, counts = part.counts
+            let values = part.column.values, counts = part.counts
+            let into = part.column.translations.ids(of: part.column, in: base)
             for id in counts.indices where counts[id] > 0 {
-                if let at = base.id(text: values[id], hash: hashes[id]) {
+                let at = Int(into[id])
+                if at >= 0 {
                     totals[at] += Int(counts[id])
                 } else {
                     missing[values[id], default: 0] += Int(counts[id])

@@ -6,7 +6,8 @@ import XCTest
 /// Facet values of an index in several segments (while writes stream, before they merge) are listed
 /// exactly as from one segment holding the same records: the same counts, the cut at
 /// `maxValuesPerFacet` taken by count then text (ties at the cut included), or by text alone, also
-/// when the segment with the most values lacks some that the others hold.
+/// when the segment with the most values lacks some that the others hold, and after a larger segment
+/// arrives (each segment's value ids are translated into the largest's once, then kept).
 final class FacetMergeAcrossSegmentsTests: XCTestCase {
     let settings = IndexSettings.with {
         $0.searchableAttributes = [SearchableAttribute(paths: ["name"])]
@@ -56,5 +57,50 @@ final class FacetMergeAcrossSegmentsTests: XCTestCase {
         }
         let cut = try XCTUnwrap(fixture.search("shirt", ["facets": ["color"], "maxValuesPerFacet": 3], index: several)?.facets)
         XCTAssertEqual(cut.first?.values.map(\.value), ["a", "zz", "b"])
+    }
+
+    func testTranslationsFollowALargerSegment() throws {
+        // Three segments searched (their translations into the first made and kept), then a fourth with more
+        // values than the first: the others are translated into it, and the counts stay those of one segment.
+        let colors = ["a", "b", "c", "d"]
+        let early: [JSONObject] = (0..<12).map { ["name": "shirt", "color": .string(colors[$0 % 4])] }
+        let larger: [JSONObject] = (0..<14).map { ["name": "shirt", "color": .string($0 < 8 ? "n\($0)" : colors[$0 % 3])] }
+        let fixture = SearchFixture(early + larger, settings: settings)
+        let keepApart = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0, mergeFactor: 4)
+        let records = fixture.records
+        var several = SearchIndex.build(settings: settings, records: Array(records[0..<6]))
+        for part in [Array(records[6..<9]), Array(records[9..<12])] {
+            several = several.updating(upserts: part, deletions: [], policy: keepApart)
+        }
+        let earlyFixture = SearchFixture(early, settings: settings)
+        let parameters: JSONObject = ["facets": ["color"], "maxValuesPerFacet": 20]
+        for _ in 0..<2 {
+            XCTAssertEqual(try XCTUnwrap(earlyFixture.search("shirt", parameters, index: several)?.facets),
+                           try XCTUnwrap(earlyFixture.search("shirt", parameters)?.facets))
+        }
+        several = several.updating(upserts: Array(records[12...]), deletions: [], policy: keepApart)
+        XCTAssertEqual(several.segments.count, 4)
+        for extra in [parameters, ["facets": ["color"], "maxValuesPerFacet": 3], ["facets": ["color"], "filters": "color:a OR color:n1"]] as [JSONObject] {
+            XCTAssertEqual(try XCTUnwrap(fixture.search("shirt", extra, index: several)?.facets),
+                           try XCTUnwrap(fixture.search("shirt", extra)?.facets), "\(extra)")
+        }
+    }
+
+    func testTranslatedIdsNameTheSameTextOrNone() {
+        let settings = self.settings
+        func column(_ colors: [String]) -> FacetColumn? {
+            let records: [(DocID, JSONObject)] = colors.enumerated().map { (DocID($0.offset), ["name": "shirt", "color": .string($0.element)]) }
+            return SearchIndex.build(settings: settings, records: records).segments.first?.facets.column("color")
+        }
+        guard let part = column(["b", "x", "a"]), let base = column(["a", "b", "c"]), let other = column(["x"]) else {
+            return XCTFail("no color column")
+        }
+        for into in [base, other, base] {
+            let ids = part.translations.ids(of: part, in: into)
+            XCTAssertEqual(ids.count, part.values.count)
+            for (id, text) in part.values.enumerated() {
+                XCTAssertEqual(ids[id] < 0 ? nil : into.values[Int(ids[id])], into.values.contains(text) ? text : nil)
+            }
+        }
     }
 }
