@@ -56,7 +56,9 @@ enum FacetResponse {
     /// then chosen on integers as with one segment, and only they and the values the base lacks are
     /// compared by text.
     private static func merged(_ parts: [(column: FacetColumn, counts: [UInt32])], _ k: Int, alpha: Bool) -> [(String, Int)] {
-        guard let b = parts.indices.max(by: { parts[$0].column.values.count < parts[$1].column.values.count }) else { return [] }
+        guard let b = parts.indices.max(by: { parts[$0].column.values.count < parts[$1].column.values.count }) else {
+            return []
+        }
         let base = parts[b].column
         var totals = parts[b].counts.map { Int($0) }
         var missing: [String: Int] = [:]

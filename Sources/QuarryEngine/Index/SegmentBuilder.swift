@@ -136,7 +136,8 @@ struct SegmentBuilder {
         let layout = self.layout
         let documents = docIDs.count
         let tokensLaidOut = { @Sendable in
-            Parallel.both(documents: documents, { PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
+            Parallel.both(documents: documents,
+                          { PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
                           { DocumentPositions(tokens, spill: spillDirectory.flatMap(SpillFile.init)) })
         }
         guard docIDs.count < PostingsLayout.splitFrom else {
