@@ -9,15 +9,14 @@ the segments left, and a pass of keystrokes before and after the writes (p50/p99
 import argparse
 import json
 import os
-import shutil
 import tempfile
 import time
 
 import peer_bench as pb
 
 
-def percentile(sorted_values, p):
-    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * p))] * 1000
+def ms(values, p):
+    return pb.percentile(values, p) * 1000
 
 
 def main():
@@ -55,8 +54,8 @@ def main():
         time.sleep(2)  # the import's save
 
         def keystrokes():
-            times = sorted(pb.quarry_keystroke(daemon, text, False)[0] for text in typed)
-            return percentile(times, 0.5), percentile(times, 0.99)
+            times = [pb.quarry_keystroke(daemon, text, False)[0] for text in typed]
+            return ms(times, 0.5), ms(times, 0.99)
 
         before = keystrokes()
         cpu = pb.cpu_seconds(daemon.process.pid)
@@ -69,9 +68,8 @@ def main():
         segments = daemon.call("listIndices", {"memory": True})["items"][0]["memory"]["segments"]
         after = keystrokes()
         daemon.stop()
-    times.sort()
     print(f"{args.writes} single-record saveObjects into {args.base} records: acknowledged p50 "
-          f"{percentile(times, 0.5):.2f} / p90 {percentile(times, 0.9):.2f} / p99 {percentile(times, 0.99):.2f} ms; "
+          f"{ms(times, 0.5):.2f} / p90 {ms(times, 0.9):.2f} / p99 {ms(times, 0.99):.2f} ms; "
           f"daemon CPU {cpu_ms:.2f} ms a write; {segments} segments after; keystrokes p50/p99 "
           f"{before[0]:.2f}/{before[1]:.2f} ms before, {after[0]:.2f}/{after[1]:.2f} ms after")
 

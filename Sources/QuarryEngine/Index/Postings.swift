@@ -30,7 +30,10 @@ struct Postings: Sendable {
     /// into `spill` when given (a large build's, as a large merge's: `SpillFile`), else into the heap block
     /// that becomes the array.
     init(offsets: [UInt32], docs: [UInt32], scores: [UInt16], spill: SpillFile? = nil) {
-        var frequency = [Int](repeating: 0, count: Int(scores.max() ?? 0) + 1)
+        // Sized to the highest score for a small build; a large one takes the whole table rather than a pass
+        // more over tens of millions of scores.
+        let tableSize = scores.count < 1 << 16 ? Int(scores.max() ?? 0) + 1 : 1 << 16
+        var frequency = [Int](repeating: 0, count: tableSize)
         for score in scores { frequency[Int(score)] += 1 }
         let codes = ScoreCodes(frequency: frequency), codeOf = codes.code
         let termCount = max(offsets.count - 1, 0)

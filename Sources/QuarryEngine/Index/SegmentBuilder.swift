@@ -140,7 +140,7 @@ struct SegmentBuilder {
                           { PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
                           { DocumentPositions(tokens, spill: spillDirectory.flatMap(SpillFile.init)) })
         }
-        guard docIDs.count < PostingsLayout.splitFrom else {
+        guard documents < PostingsLayout.splitFrom else {
             let (postings, positions) = tokensLaidOut()
             return (postings, positions, nil)
         }
