@@ -40,6 +40,15 @@ public struct JSONParser {
     private let maxDepth: Int
     private var offset = 0
     private var scratch: [UInt8] = []
+    /// The members of the objects being parsed, innermost last: an object is made once, of its exact size,
+    /// when it closes, instead of growing member by member.
+    private var keys: [String] = []
+    private var values: [JSON] = []
+    /// Each key's length in bytes when it is ASCII, else -1: ASCII keys of different lengths differ, so
+    /// only the others are compared as text.
+    private var keyLengths: [Int] = []
+    /// The length of the string `parseString` read last, or -1 if it was not plain ASCII.
+    private var asciiLength = -1
 
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -87,12 +96,12 @@ public struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSON {
         guard depth <= maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
         offset += 1
-        var object = JSONObject()
         skipWhitespace()
         if offset < bytes.count, bytes[offset] == UInt8(ascii: "}") {
             offset += 1
-            return .object(object)
+            return .object([:])
         }
+        let first = keys.count
         while true {
             skipWhitespace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
@@ -105,15 +114,51 @@ public struct JSONParser {
             }
             offset += 1
             skipWhitespace()
-            object[key] = try parseValue(depth: depth)
+            let length = asciiLength
+            let value = try parseValue(depth: depth)
+            keys.append(key)
+            keyLengths.append(length)
+            values.append(value)
             skipWhitespace()
             guard offset < bytes.count else { throw fail("unexpected end of input in object") }
             switch bytes[offset] {
             case UInt8(ascii: ","): offset += 1
-            case UInt8(ascii: "}"): offset += 1; return .object(object)
+            case UInt8(ascii: "}"): offset += 1; return .object(closeObject(from: first))
             default: throw fail("expected ',' or '}' in object")
             }
         }
+    }
+
+    /// The object of the members from `first` on, taken off the stacks. A key given twice keeps its first
+    /// place and its last value, as assigning member by member would.
+    private mutating func closeObject(from first: Int) -> JSONObject {
+        defer {
+            keys.removeSubrange(first...)
+            keyLengths.removeSubrange(first...)
+            values.removeSubrange(first...)
+        }
+        if keys.count - first <= Self.uniqueCheckLimit, !hasRepeatedKey(from: first) {
+            return JSONObject(uncheckedUniqueKeys: keys[first...], values: values[first...])
+        }
+        var object = JSONObject(minimumCapacity: keys.count - first)
+        for member in first..<keys.count { object[keys[member]] = values[member] }
+        return object
+    }
+
+    /// Up to this many members, keys are checked against each other (as the dictionary itself does below
+    /// 16 members, where it keeps no hash table); a larger object is assigned member by member.
+    private static let uniqueCheckLimit = 16
+
+    private func hasRepeatedKey(from first: Int) -> Bool {
+        var member = first + 1
+        while member < keys.count {
+            let length = keyLengths[member]
+            for earlier in first..<member where length < 0 || keyLengths[earlier] < 0 || keyLengths[earlier] == length {
+                if keys[earlier] == keys[member] { return true }
+            }
+            member += 1
+        }
+        return false
     }
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSON {
@@ -143,12 +188,23 @@ public struct JSONParser {
         offset += 1
         let contentStart = offset
         var ored: UInt8 = 0
-        // Fast path: no escapes.
+        var oredWords: UInt64 = 0
+        // Fast path: no escapes; eight bytes at a time while none is special, then byte by byte.
+        if let base = UnsafeRawPointer(bytes.baseAddress) {
+            while bytes.count - offset >= 8 {
+                let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if Self.holdsSpecialByte(word) { break }
+                oredWords |= word
+                offset += 8
+            }
+        }
+        if oredWords & Self.highBits != 0 { ored = 0x80 }
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])
                 offset += 1
+                asciiLength = ored < 0x80 ? slice.count : -1
                 return try makeString(slice, isASCII: ored < 0x80, at: contentStart)
             }
             ored |= byte
@@ -166,7 +222,8 @@ public struct JSONParser {
                 offset += 1
                 let content = scratch
                 return try content.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> String in
-                    try makeString(buffer, isASCII: false, at: contentStart)
+                    asciiLength = -1
+                    return try makeString(buffer, isASCII: false, at: contentStart)
                 }
             case UInt8(ascii: "\\"):
                 offset += 1
@@ -185,6 +242,19 @@ public struct JSONParser {
             }
         }
         throw fail("unterminated string", at: start)
+    }
+
+    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Whether a byte of `word` is a quote, a backslash or a control character: each test is nonzero
+    /// exactly when some byte is zero (or below 0x20) after the comparison, whatever the others hold.
+    private static func holdsSpecialByte(_ word: UInt64) -> Bool {
+        func zeroByte(_ x: UInt64) -> UInt64 { (x &- lowBits) & ~x & highBits }
+        let quote = zeroByte(word ^ (lowBits &* UInt64(UInt8(ascii: "\""))))
+        let backslash = zeroByte(word ^ (lowBits &* UInt64(UInt8(ascii: "\\"))))
+        let control = (word &- lowBits &* 0x20) & ~word & highBits
+        return quote | backslash | control != 0
     }
 
     /// `String(validating:as:)` is generic and looked up its metadata on every call: a tenth of an

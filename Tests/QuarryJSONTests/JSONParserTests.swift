@@ -101,6 +101,56 @@ final class JSONParserTests: XCTestCase {
         }
     }
 
+    /// A key given twice keeps its first place and its last value, in small and large objects and nested ones.
+    func testARepeatedKeyKeepsItsPlaceAndItsLastValue() throws {
+        let small = try JSONParser.parse(#"{"a":1,"b":2,"a":3}"#)
+        XCTAssertEqual(small.objectValue.map { Array($0.keys) }, ["a", "b"])
+        XCTAssertEqual(small["a"], 3)
+        let keys = (0..<40).map { "key\($0)" }
+        let text = "{" + (keys + ["key7", "key39"]).enumerated().map { #""\#($0.element)":\#($0.offset)"# }.joined(separator: ",") + "}"
+        let large = try JSONParser.parse(text)
+        XCTAssertEqual(large.objectValue.map { Array($0.keys) }, keys)
+        XCTAssertEqual(large["key7"], 40)
+        XCTAssertEqual(large["key39"], 41)
+        XCTAssertEqual(large["key8"], 8)
+        let nested = try JSONParser.parse(#"{"o":{"x":1,"x":{"y":[{"z":1,"z":2}]}},"o":{"x":0}}"#)
+        XCTAssertEqual(nested, ["o": ["x": 0]])
+        XCTAssertEqual(try JSONParser.parse(#"[{"x":1,"x":{"y":[{"z":1,"z":2}]}}]"#), [["x": ["y": [["z": 2]]]]])
+        // The same key written with an escape, or as canonically equivalent text of another length.
+        XCTAssertEqual(try JSONParser.parse(#"{"ab":1,"a\u0062":2,"abc":3}"#), ["ab": 2, "abc": 3])
+        let composed = try JSONParser.parse(#"{"\u00e9":1,"x":0,"e\u0301":2}"#)
+        XCTAssertEqual(composed.objectValue?.count, 2)
+        XCTAssertEqual(composed["é"], 2)
+    }
+
+    /// Strings are scanned several bytes at a time: a quote, a backslash, a control character or a non-ASCII
+    /// byte is found at every position of a word, and a string may end anywhere in one, even at the input's end.
+    func testFindsEachSpecialByteAtEveryPositionOfAWord() throws {
+        for length in 0..<40 {
+            let plain = String(repeating: "abcdefgh", count: 5).prefix(length)
+            XCTAssertEqual(try JSONParser.parse("\"\(plain)\""), .string(String(plain)), "\(length)")
+            XCTAssertEqual(try JSONParser.parse(#"{"\#(plain)":"\#(plain)"}"#), [String(plain): .string(String(plain))])
+            for position in 0..<length {
+                let before = plain.prefix(position), after = plain.dropFirst(position + 1)
+                XCTAssertEqual(try JSONParser.parse("\"\(before)\\\"\(after)\""), .string("\(before)\"\(after)"))
+                XCTAssertEqual(try JSONParser.parse("\"\(before)é\(after)\""), .string("\(before)é\(after)"))
+                XCTAssertEqual(try JSONParser.parse("\"\(before)~\u{7F}\(after)\""), .string("\(before)~\u{7F}\(after)"))
+                XCTAssertThrowsError(try JSONParser.parse("\"\(before)\u{1F}\(after)\"")) { error in
+                    XCTAssertEqual(error as? JSONParseError,
+                                   JSONParseError(offset: 1 + position, reason: "unescaped control character in string"))
+                }
+                var invalid = Array("\"\(plain)\"".utf8)
+                invalid[1 + position] = 0xFF
+                XCTAssertThrowsError(try JSONParser.parse(invalid)) { error in
+                    XCTAssertEqual(error as? JSONParseError, JSONParseError(offset: 1, reason: "invalid UTF-8 in string"))
+                }
+            }
+            XCTAssertThrowsError(try JSONParser.parse("\"\(plain)")) { error in
+                XCTAssertEqual(error as? JSONParseError, JSONParseError(offset: 0, reason: "unterminated string"))
+            }
+        }
+    }
+
     func testReportsOffsets() {
         let cases: [(String, Int, String)] = [
             ("", 0, "unexpected end of input, expected a value"),
