@@ -145,9 +145,9 @@ public struct JSONParser {
         return object
     }
 
-    /// Up to this many members, keys are checked against each other (as the dictionary itself does below
-    /// 16 members, where it keeps no hash table); a larger object is assigned member by member.
-    private static let uniqueCheckLimit = 16
+    /// Up to this many members, keys are checked against each other, as the dictionary itself compares them
+    /// (it keeps no hash table up to 15); a larger object is assigned member by member.
+    private static let uniqueCheckLimit = 15
 
     private func hasRepeatedKey(from first: Int) -> Bool {
         var member = first + 1
