@@ -64,14 +64,15 @@ final class IndexStore {
         self.path = path
         self.walLimit = walLimit
         connection = try SQLiteConnection(path: path, readOnly: false)
+        // Before anything writes the file's header (the switch to WAL does), so that a new store can give
+        // the pages a record compaction frees back to the file (`incremental_vacuum`) rather than rewrite
+        // itself whole (`VACUUM`); on an existing store it changes nothing.
+        try connection.execute("PRAGMA auto_vacuum=INCREMENTAL")
         try connection.execute("PRAGMA journal_mode=WAL")
         try connection.execute("PRAGMA synchronous=FULL")
         // A million-record import grows the WAL; truncate it after checkpoints.
         try connection.execute("PRAGMA journal_size_limit=\(walLimit)")
         try connection.execute("PRAGMA cache_size=-\(Self.cacheKiB)")
-        // Before the first table, so a new store can give the pages a record compaction frees back
-        // to the file (`incremental_vacuum`); on an existing store it changes nothing.
-        try connection.execute("PRAGMA auto_vacuum=INCREMENTAL")
         // `body` is TEXT (the JSON) or BLOB (compressed, see `RecordCodec`): TEXT affinity keeps blobs as they are.
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS records(
