@@ -15,19 +15,20 @@ struct RecordCompactionState: Equatable {
 
     init() {}
 
-    /// Whether the pages the rewritten rows left are given back by repacking the whole file (`VACUUM`)
-    /// rather than by handing back the pages left wholly free (`incremental_vacuum`). A row rewritten
-    /// compressed shrinks in place, so only a repack returns most of what it freed, at the cost of
-    /// rewriting every row under the index's write lock: worth it when the text rows were a quarter of the
-    /// store or more (a format 1 store, a small index), not after a large import whose first 2,000 records
-    /// waited for the dictionary (a repack of 1M records rewrote 250 MB for a few hundred KiB).
-    func repacks(rows: Int64) -> Bool { rawThrough * 4 >= rows }
-
     init(meta: [String: JSON]) {
         rawThrough = Int64(meta[Self.rawThroughKey]?.intValue ?? 0)
         compactedThrough = Int64(meta[Self.compactedThroughKey]?.intValue ?? 0)
         vacuumDue = (meta[Self.vacuumDueKey]?.intValue ?? 0) != 0
     }
+
+    /// Whether the pages the rewritten rows left are given back by repacking the whole file (`VACUUM`)
+    /// rather than by handing back the pages left wholly free (`incremental_vacuum`). A row rewritten
+    /// compressed shrinks in place, so only a repack returns most of what it freed, at the cost of
+    /// rewriting every row under the index's write lock: worth it when the text rows were a quarter of the
+    /// store or more (a format 1 store, a small index), not after a large import whose first 2,000 records
+    /// waited for the dictionary (the repack after a 1M-record import rewrote the 241 MiB file, 1.5 s of
+    /// CPU, and left it the same size).
+    func repacks(rows: Int64) -> Bool { rawThrough * 4 >= rows }
 }
 
 import QuarryJSON
