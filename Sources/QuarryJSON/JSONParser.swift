@@ -150,13 +150,11 @@ public struct JSONParser {
     private static let uniqueCheckLimit = 15
 
     private func hasRepeatedKey(from first: Int) -> Bool {
-        var member = first + 1
-        while member < keys.count {
+        for member in first + 1..<keys.count {
             let length = keyLengths[member]
             for earlier in first..<member where length < 0 || keyLengths[earlier] < 0 || keyLengths[earlier] == length {
                 if keys[earlier] == keys[member] { return true }
             }
-            member += 1
         }
         return false
     }
@@ -187,27 +185,27 @@ public struct JSONParser {
         let start = offset
         offset += 1
         let contentStart = offset
-        var ored: UInt8 = 0
-        var oredWords: UInt64 = 0
+        // Every plain byte read, or-ed together: the string is ASCII when no high bit is set.
+        var ored: UInt64 = 0
         // Fast path: no escapes; eight bytes at a time while none is special, then byte by byte.
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             while bytes.count - offset >= 8 {
                 let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 if Self.holdsSpecialByte(word) { break }
-                oredWords |= word
+                ored |= word
                 offset += 8
             }
         }
-        if oredWords & Self.highBits != 0 { ored = 0x80 }
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])
                 offset += 1
-                asciiLength = ored < 0x80 ? slice.count : -1
-                return try makeString(slice, isASCII: ored < 0x80, at: contentStart)
+                let isASCII = ored & Self.highBits == 0
+                asciiLength = isASCII ? slice.count : -1
+                return try makeString(slice, isASCII: isASCII, at: contentStart)
             }
-            ored |= byte
+            ored |= UInt64(byte)
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw fail("unescaped control character in string") }
             offset += 1

@@ -115,8 +115,8 @@ final class RecordCompressionTests: XCTestCase {
 
     /// A new store vacuums incrementally, so the compaction after its first records gives their pages back
     /// without the full `VACUUM` an old store needs once (which rewrites the whole file under the index's write
-    /// lock: after a 1M-record import, 250 MB and 60 MiB of heap for seconds). SQLite fixes the mode when it
-    /// first writes the file's header, which switching the journal to WAL does.
+    /// lock: after a 1M-record import, the 241 MiB file, 1.5 s of CPU and up to 65 MiB left on the heap).
+    /// SQLite fixes the mode when it first writes the file's header, which switching the journal to WAL does.
     func testANewStoreVacuumsIncrementally() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/records.sqlite"
