@@ -14,6 +14,7 @@ let package = Package(
         .executableTarget(name: "engine-bench", dependencies: [
             .product(name: "QuarryEngine", package: rootIdentity),
             .product(name: "QuarrySearchContract", package: rootIdentity),
+            .product(name: "QuarryServer", package: rootIdentity),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -3,10 +3,9 @@ import QuarryJSON
 
 /// `engine-bench parse CATALOGUE BATCH [rounds]`: the cost of parsing `saveObjects` requests, in process.
 ///
-/// The catalogue's records (NDJSON from `catalogue.py`) are joined into JSON-RPC `saveObjects` requests of
-/// BATCH records each, as `peer_bench.py` sends them, and each request is parsed whole with the parser the
-/// daemon uses, `rounds` times. Through the daemon the parse of a request runs before its write can start, so
-/// it is on the critical path of a stream of batches. Reports the fastest and median round (MB/s, µs a record)
+/// The catalogue's records are joined into `saveObjects` requests of BATCH records each (`saveRequests`), and
+/// each request is parsed whole with the parser the daemon uses, `rounds` times. Through the daemon the parse
+/// of a request runs before its write can start, so it is on the critical path of a stream of batches. Reports the fastest and median round (MB/s, µs a record)
 /// and the resident memory the parsed requests hold.
 func runParse(_ arguments: [String]) throws {
     guard arguments.count >= 4, let batch = Int(arguments[3]), batch > 0 else {
@@ -14,19 +13,9 @@ func runParse(_ arguments: [String]) throws {
         exit(2)
     }
     let rounds = arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
-    let lines = try Data(contentsOf: URL(fileURLWithPath: arguments[2])).split(separator: UInt8(ascii: "\n"))
-    var requests: [[UInt8]] = []
-    for (number, start) in stride(from: 0, to: lines.count, by: batch).enumerated() {
-        var request = Array(#"{"jsonrpc":"2.0","id":\#(number),"method":"saveObjects","params":{"index":"products","objects":["#.utf8)
-        for (offset, line) in lines[start..<min(start + batch, lines.count)].enumerated() {
-            if offset > 0 { request.append(UInt8(ascii: ",")) }
-            request.append(contentsOf: line)
-        }
-        request.append(contentsOf: "]}}".utf8)
-        requests.append(request)
-    }
+    let (requests, records) = try saveRequests(catalogue: arguments[2], batch: batch)
     let bytes = requests.reduce(0) { $0 + $1.count }
-    print("\(lines.count) records in \(requests.count) requests of \(batch), \(bytes / 1_048_576) MiB")
+    print("\(records) records in \(requests.count) requests of \(batch), \(bytes / 1_048_576) MiB")
     // What the parsed requests hold, measured before any round frees memory the next could reuse.
     let before = residentKilobytes()
     let heldKilobytes = try { () throws -> Int in
@@ -43,6 +32,6 @@ func runParse(_ arguments: [String]) throws {
     times.sort()
     let median = times[times.count / 2]
     print(String(format: "parse: fastest %.0f MB/s, median %.0f MB/s (%.2f us a record); parsed, every request held %d MiB of RSS (%d bytes a record)",
-                 Double(bytes) / times[0] / 1e6, Double(bytes) / median / 1e6, median * 1e6 / Double(lines.count),
-                 heldKilobytes / 1024, heldKilobytes * 1024 / lines.count))
+                 Double(bytes) / times[0] / 1e6, Double(bytes) / median / 1e6, median * 1e6 / Double(records),
+                 heldKilobytes / 1024, heldKilobytes * 1024 / records))
 }

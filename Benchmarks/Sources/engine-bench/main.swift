@@ -40,6 +40,10 @@ if arguments.count > 1 && arguments[1] == "parse" {
     try runParse(arguments)
     exit(0)
 }
+if arguments.count > 1 && arguments[1] == "frames" {
+    try runFrames(arguments)
+    exit(0)
+}
 let count = arguments.count > 1 ? Int(arguments[1].replacingOccurrences(of: "k", with: "000").replacingOccurrences(of: "M", with: "000000")) ?? 10_000 : 10_000
 let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
 // `engine-bench N rounds faceted`: the faceted workload (records gain colour and rating, 5 facets declared).
