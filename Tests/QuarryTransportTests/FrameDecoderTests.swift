@@ -166,4 +166,30 @@ final class FrameDecoderTests: XCTestCase {
             XCTAssertEqual(feedBytewise(FrameEncoder.encode(payload, as: framing)), [.frame(payload)])
         }
     }
+
+    /// Large frames read in the chunks a socket gives, some ending with their chunk (handed over whole),
+    /// some sharing it with the next frame (copied out), the last cut short by a `\r` kept for the next read.
+    func testLargeFramesReadInChunksComeOutExact() {
+        let payloads = [70_000, 200_000, 131_072, 5].map { size in
+            bytes("{\"a\":\"") + (0..<size).map { UInt8(97 + $0 % 26) } + bytes("\"}")
+        }
+        for framing in [Framing.contentLength, .newlineDelimited] {
+            let input = payloads.flatMap { FrameEncoder.encode($0, as: framing) }
+            for chunk in [65_536, 70_025, 4_096] {
+                var decoder = FrameDecoder()
+                var events: [FrameEvent] = []
+                var offset = 0
+                while offset < input.count {
+                    let end = min(input.count, offset + chunk)
+                    events += decoder.feed(Array(input[offset..<end]))
+                    offset = end
+                }
+                events += decoder.finish()
+                XCTAssert(events == payloads.map { .frame($0) }, "\(framing) in chunks of \(chunk): \(events.count) events")
+            }
+        }
+        var decoder = FrameDecoder()
+        XCTAssertEqual(decoder.feed(bytes("{\"a\":1}\r")), [])
+        XCTAssertEqual(decoder.feed(bytes("\n")), [frame("{\"a\":1}")])
+    }
 }
