@@ -4,26 +4,19 @@ import QuarryTransport
 /// `engine-bench frames CATALOGUE BATCH [rounds]`: the cost of taking `saveObjects` requests off a connection,
 /// in process.
 ///
-/// Each request (`saveRequests`) is framed as a client sends it, in each framing, and fed to the decoder a
+/// Each request (`SaveRequests`) is framed as a client sends it, in each framing, and fed to the decoder a
 /// connection uses in the 64 KiB reads the event loop makes, one request after another as a client that
 /// waits for each reply sends them. The decoder runs on the event loop's thread, which every connection
 /// shares, before the request's parse can start. Reports the median round's µs a request and MB/s.
 func runFrames(_ arguments: [String]) throws {
-    guard arguments.count >= 4, let batch = Int(arguments[3]), batch > 0 else {
-        print("usage: engine-bench frames CATALOGUE.ndjson BATCH [rounds]")
-        exit(2)
-    }
-    let rounds = arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
-    let (requests, records) = try saveRequests(catalogue: arguments[2], batch: batch)
-    let bytes = requests.reduce(0) { $0 + $1.count }
-    print("\(records) records in \(requests.count) requests of \(batch), \(bytes / 1_048_576) MiB")
+    let work = try SaveRequests(arguments: arguments, command: "frames")
     let read = 64 * 1024
     for framing in [Framing.newlineDelimited, .contentLength] {
-        let framed = requests.map { FrameEncoder.encode($0, as: framing) }
+        let framed = work.requests.map { FrameEncoder.encode($0, as: framing) }
         let clock = ContinuousClock()
         var times: [Double] = []
         var delivered = 0
-        for _ in 0..<rounds {
+        for _ in 0..<work.rounds {
             var decoder = FrameDecoder()
             times.append(seconds(clock.measure {
                 for request in framed {
@@ -40,13 +33,13 @@ func runFrames(_ arguments: [String]) throws {
                 }
             }))
         }
-        guard delivered == rounds * bytes else {
-            print("frames: \(framing) delivered \(delivered) bytes, expected \(rounds * bytes)")
+        guard delivered == work.rounds * work.bytes else {
+            print("frames: \(framing) delivered \(delivered) bytes, expected \(work.rounds * work.bytes)")
             exit(1)
         }
         times.sort()
         let median = times[times.count / 2]
         print(String(format: "frames, %@: median %.0f us a request (%.0f MB/s)",
-                     "\(framing)", median * 1e6 / Double(requests.count), Double(bytes) / median / 1e6))
+                     "\(framing)", median * 1e6 / Double(work.requests.count), Double(work.bytes) / median / 1e6))
     }
 }
