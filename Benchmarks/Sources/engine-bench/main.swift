@@ -28,20 +28,12 @@ func threadCPUSeconds() -> Double {
 func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
 let arguments = CommandLine.arguments
-if arguments.count > 1 && arguments[1] == "realistic" {
-    try runRealistic(arguments)
-    exit(0)
-}
-if arguments.count > 1 && arguments[1] == "merge" {
-    try runMerge(arguments)
-    exit(0)
-}
-if arguments.count > 1 && arguments[1] == "parse" {
-    try runParse(arguments)
-    exit(0)
-}
-if arguments.count > 1 && arguments[1] == "frames" {
-    try runFrames(arguments)
+/// The workloads named by the first argument; without one of these names, the synthetic catalogue below.
+let workloads: [String: ([String]) throws -> Void] = [
+    "realistic": runRealistic, "merge": runMerge, "parse": runParse, "frames": runFrames,
+]
+if arguments.count > 1, let run = workloads[arguments[1]] {
+    try run(arguments)
     exit(0)
 }
 let count = arguments.count > 1 ? Int(arguments[1].replacingOccurrences(of: "k", with: "000").replacingOccurrences(of: "M", with: "000000")) ?? 10_000 : 10_000
