@@ -162,10 +162,10 @@ public struct FrameDecoder: Sendable {
                 }
                 return false
             }
-            let end = newline > start && buffer[newline - 1] == 13 ? newline - 1 : newline
+            let end = Self.strippingCarriageReturn(buffer[start..<newline]).endIndex
             lastLine = end - start
             scanned = 0
-            if end - start > maxMessageSize {
+            if lastLine > maxMessageSize {
                 events.append(.error(.lineTooLong(limit: maxMessageSize)))
             } else if !buffer[start..<end].allSatisfy(Self.isWhitespace) {
                 events.append(.frame(take(start..<end, consuming: newline + 1)))
