@@ -27,7 +27,8 @@ extension SearchIndex {
         let refined = RefinedRanking(index: self, parameters: parameters, plan: plan)
 
         var matchedTerms: [[MatchedTerms]] = []
-        var ranked: [RankedDocument] = []
+        // Each segment's best documents, best first.
+        var runs: [[RankedDocument]] = []
         var nbHits: Int
         let holdsNoWord = words.isEmpty && QueryWords.holdsNoWord(parameters.query)
         if holdsNoWord {
@@ -37,7 +38,7 @@ extension SearchIndex {
             hitCandidates = universe
         } else if words.isEmpty {
             nbHits = plan.hitCount(self)
-            ranked = refined == nil ? staticTop(wanted, layout: ranking, dead: plan.hitDead) : []
+            runs = refined == nil ? staticTop(wanted, layout: ranking, dead: plan.hitDead) : []
         } else {
             var candidates: [Candidates] = [], scorers: [ProximityScorer?] = []
             let collectsProximity = ranking.hasProximity && words.count > 1, ranks = wanted > 0 && refined == nil
@@ -66,16 +67,18 @@ extension SearchIndex {
                 guard wanted > 0, refined == nil else { break }
                 var ranker = SegmentRanker(segment: segments[s], index: s, dead: plan.hitDead[s], words: matchedTerms[s], layout: ranking,
                                            proximity: scorers[s])
-                ranked += ranker.best(wanted, of: candidates[s])
+                runs.append(ranker.best(wanted, of: candidates[s]))
             }
         }
+        let ranked: [RankedDocument]
         var sorted: RefinedRanking.Result? = nil
         if let refined {
             let result = refined.rank(candidates: hitCandidates, words: matchedTerms, wanted: wanted, nbHits: nbHits)
             (ranked, nbHits, sorted) = (result.ranked, result.nbHits, result)
-        } else if segments.count > 1 {
-            let order = HitOrder(layout: ranking, order: self.order, segments: segments)
-            ranked.sort(by: order.precedes)
+        } else if runs.count > 1 {
+            ranked = HitOrder(layout: ranking, order: self.order, segments: segments).merging(runs, first: wanted)
+        } else {
+            ranked = runs.first ?? []
         }
         var hits: [SearchHit] = []
         if pageStart < min(wanted, ranked.count) {
@@ -106,9 +109,10 @@ extension SearchIndex {
     }
 
     /// Empty query: every live document matches; the first ordinals of each segment are its best.
-    private func staticTop(_ wanted: Int, layout: RankingLayout, dead: [Bitset]) -> [RankedDocument] {
-        var result: [RankedDocument] = []
+    private func staticTop(_ wanted: Int, layout: RankingLayout, dead: [Bitset]) -> [[RankedDocument]] {
+        var runs: [[RankedDocument]] = []
         for (s, segment) in segments.enumerated() {
+            var run: [RankedDocument] = []
             var taken = 0
             var ordinal = 0
             while taken < wanted && ordinal < segment.count {
@@ -116,14 +120,15 @@ extension SearchIndex {
                     var values = RankingLayout.Values()
                     values.ordinal = ordinal
                     values.exact = 63
-                    result.append(RankedDocument(segment: s, ordinal: ordinal, key: layout.key(values, sortRanks: segment.sortRanks)))
+                    run.append(RankedDocument(segment: s, ordinal: ordinal, key: layout.key(values, sortRanks: segment.sortRanks)))
                     taken += 1
                 }
                 ordinal += 1
             }
+            run.sort { $0.key < $1.key }
+            runs.append(run)
         }
-        if segments.count == 1 { result.sort { $0.key < $1.key } }
-        return result
+        return runs
     }
 
     /// `restrictSearchableAttributes`: re-reads each candidate's tokens keeping only the allowed slots.

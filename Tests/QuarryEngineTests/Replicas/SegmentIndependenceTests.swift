@@ -5,7 +5,7 @@ import QuarrySearchContract
 
 /// An index split into several segments (as writes leave it) answers exactly like one built at once:
 /// same hits in the same order, `nbHits`, `nbSortedHits` and facets, for relevant sort at 100, 50
-/// and 0, geo ranking, optional filters, distinct and disjunctive counts.
+/// and 0, geo ranking, optional filters, distinct and disjunctive counts, and plain ranking on a later page.
 final class SegmentIndependenceTests: XCTestCase {
     func testSplitIndexAnswersLikeOneSegment() throws {
         var generator = SystemRandomNumberGenerator()
@@ -30,6 +30,7 @@ final class SegmentIndependenceTests: XCTestCase {
             (true, ["relevancyStrictness": 100]), (true, ["relevancyStrictness": 50]), (true, ["relevancyStrictness": 0]),
             (false, ["aroundLatLng": "45,5", "facets": ["brand"]]), (false, ["optionalFilters": ["brand:b"]]),
             (false, ["distinct": 2]), (false, ["disjunctiveFilters": ["brand": "brand:a OR brand:c"], "facets": ["brand"]]),
+            (false, [:]), (false, ["page": 2]),
         ]
         for (virtual, parameters) in cases {
             settings.isVirtualReplica = virtual
