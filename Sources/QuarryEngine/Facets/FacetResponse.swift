@@ -60,7 +60,9 @@ enum FacetResponse {
             return []
         }
         let base = parts[b].column
-        var totals = parts[b].counts.map { Int($0) }
+        // 32 bits as the parts' own counts: no total exceeds the documents. Half the bytes of `Int` totals, a
+        // copy rather than a conversion, and the same selection as one segment's.
+        var totals = parts[b].counts
         var missing: [String: Int] = [:]
         for (p, part) in parts.enumerated() where p != b {
             let values = part.column.values, counts = part.counts
@@ -68,13 +70,14 @@ enum FacetResponse {
             for id in counts.indices where counts[id] > 0 {
                 let at = Int(into[id])
                 if at >= 0 {
-                    totals[at] += Int(counts[id])
+                    totals[at] &+= counts[id]
                 } else {
                     missing[values[id], default: 0] += Int(counts[id])
                 }
             }
         }
-        let candidates = best(totals, of: base, k, alpha: alpha).map { (base.values[$0], totals[$0]) } + missing.map { ($0.key, $0.value) }
+        let candidates = best(totals, of: base, k, alpha: alpha).map { (base.values[$0], Int(totals[$0])) }
+            + missing.map { ($0.key, $0.value) }
         return candidates.sorted { a, b in
             if !alpha && a.1 != b.1 { return a.1 > b.1 }
             return a.0 < b.0
