@@ -6,7 +6,12 @@
 /// (`ValueDocuments`, for filtering). An index by text and an order by case-folded text are derived
 /// when the column is made, so matching a filter value costs a probe or a binary search, never a scan
 /// of the documents.
-struct FacetColumn: Sendable {
+///
+/// A class: every search copies the columns it counts (into its tallies and their merge), and a copy of
+/// a struct of sixteen arrays retained each, with atomic increments on counts every concurrent search
+/// shares; keystrokes beside a stream of batches, over ten segments' columns, spent a tenth of their
+/// time in those retains and releases (Benchmarks/RESULTS.md, "Keystrokes over a stream's segments").
+final class FacetColumn: Sendable {
     /// Which values each document holds, as saved in the index file.
     enum DocumentValues {
         /// Document `d`'s value id at `d`, `UInt16.max` for none: 2 bytes a document where CSR takes
@@ -69,7 +74,7 @@ struct FacetColumn: Sendable {
     static let popcountValueLimit = 256
 
     /// A column built from CSR, kept as one id per document when it can be.
-    init(name: String, values: [String], numericFlags: [UInt8], starts: StoredArray<UInt32>, ids: StoredArray<UInt32>) {
+    convenience init(name: String, values: [String], numericFlags: [UInt8], starts: StoredArray<UInt32>, ids: StoredArray<UInt32>) {
         let documents = max(starts.count - 1, 0)
         let single = (0..<documents).allSatisfy { starts[$0 + 1] - starts[$0] <= 1 }
         guard single && values.count < Int(UInt16.max) else {
