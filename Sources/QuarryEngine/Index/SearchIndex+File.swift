@@ -176,10 +176,9 @@ extension SearchIndex {
             let deadSet = Bitset(words: try reader.readArray(of: UInt64.self))
             let facets = try SegmentFacets.read(from: &reader, documents: docIDs.count)
             let prefixSets = try PrefixSets.read(from: &reader, documents: docIDs.count, termCount: max(dictionary.count, 0))
-            var segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
+            let segment = Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks,
                                   dictionary: dictionary, postings: postings, positions: positions, lookup: lookup,
-                                  facets: facets)
-            segment.prefixSets = prefixSets
+                                  facets: facets, prefixSets: prefixSets)
             segments.append((segment, deadSet))
         }
         return segments

@@ -3,7 +3,10 @@
 /// Ordinals (0..<count) are assigned in static order (`asc`/`desc` criteria then `customRanking`), so
 /// among equally relevant documents the lower ordinal wins, and ordinal order *is* the custom ranking
 /// within the segment. An index is one large segment plus small ones appended by writes (see `SearchIndex`).
-struct Segment: Sendable {
+///
+/// A class, as `FacetColumn` is: searches copy segments as they walk an index's list, and a struct's copy
+/// retained each of its arrays on counts every concurrent search shares.
+final class Segment: Sendable {
     /// External id by ordinal: read for a page's hits and ties only, so left in the file when opened.
     let docIDs: StoredArray<DocID>
     /// `StaticOrder` values, `keyCount` per ordinal.
@@ -18,11 +21,26 @@ struct Segment: Sendable {
     /// document (lookups come from writes and deletions, not keystrokes).
     let lookup: StoredArray<UInt32>
     /// Values for filters, facets, distinct and geo.
-    var facets: SegmentFacets = .empty
+    let facets: SegmentFacets
     /// Documents per short, frequent prefix (large segments only); built from the postings, saved with the segment.
-    var prefixSets: PrefixSets = .empty
+    let prefixSets: PrefixSets
     /// Lazily filled, for `ProximityBound`.
     let neighbors = NeighborTables()
+
+    init(docIDs: StoredArray<DocID>, sortValues: NumberArray, keyCount: Int, sortRanks: [[UInt32]], dictionary: TermDictionary,
+         postings: Postings, positions: DocumentPositions, lookup: StoredArray<UInt32>, facets: SegmentFacets = .empty,
+         prefixSets: PrefixSets = .empty) {
+        self.docIDs = docIDs
+        self.sortValues = sortValues
+        self.keyCount = keyCount
+        self.sortRanks = sortRanks
+        self.dictionary = dictionary
+        self.postings = postings
+        self.positions = positions
+        self.lookup = lookup
+        self.facets = facets
+        self.prefixSets = prefixSets
+    }
 
     var count: Int { docIDs.count }
 

@@ -110,10 +110,9 @@ struct SegmentBuilder {
         keys.sort()
         let lookup = keys.map { UInt32(truncatingIfNeeded: $0) }
         keys = []
-        var segment = Segment(docIDs: StoredArray(docIDs), sortValues: NumberArray(values), keyCount: keyCount, sortRanks: sortRanks,
+        let segment = Segment(docIDs: StoredArray(docIDs), sortValues: NumberArray(values), keyCount: keyCount, sortRanks: sortRanks,
                               dictionary: dictionary, postings: postings, positions: positions, lookup: StoredArray(lookup),
-                              facets: facets)
-        segment.prefixSets = PrefixSets(dictionary: dictionary, postings: postings, documents: segment.count)
+                              facets: facets, prefixSets: PrefixSets(dictionary: dictionary, postings: postings, documents: docIDs.count))
         // A large merge's postings are read from its spill file (`SpillFile`): the walk above needs them no more.
         postings.bytes.releaseResidentPages()
         return segment

@@ -143,8 +143,7 @@ final class SearchPrefixSetTests: XCTestCase {
 
     func testSearchAnswersAreUnchangedByPrefixSets() throws {
         let (index, segment) = try makeSegment(seed: 9)
-        var bare = segment
-        bare.prefixSets = .empty
+        let bare = segment.with(prefixSets: .empty)
         let without = SearchIndex(settings: index.settings, layout: index.layout, order: index.order, segments: [bare], dead: index.dead)
         let records = EmptyRecords()
         var random = SplitMix(state: 21)
@@ -205,9 +204,9 @@ final class SearchPrefixSetTests: XCTestCase {
             records.append((DocID(i), record))
         }
         let built = SearchIndex.build(settings: settings, records: records)
-        var segment = try XCTUnwrap(built.segments.first)
-        segment.prefixSets = PrefixSets(dictionary: segment.dictionary, postings: segment.postings, documents: segment.count,
-                                        minimumDocuments: 0, minimumPostings: 1)
+        let first = try XCTUnwrap(built.segments.first)
+        let segment = first.with(prefixSets: PrefixSets(dictionary: first.dictionary, postings: first.postings, documents: first.count,
+                                                        minimumDocuments: 0, minimumPostings: 1))
         let index = SearchIndex(settings: settings, layout: built.layout, order: built.order, segments: [segment], dead: built.dead)
         return (index, segment)
     }
@@ -222,5 +221,13 @@ final class SearchPrefixSetTests: XCTestCase {
             return z ^ (z >> 31)
         }
         mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+}
+
+private extension Segment {
+    /// This segment's structures with other prefix sets.
+    func with(prefixSets: PrefixSets) -> Segment {
+        Segment(docIDs: docIDs, sortValues: sortValues, keyCount: keyCount, sortRanks: sortRanks, dictionary: dictionary,
+                postings: postings, positions: positions, lookup: lookup, facets: facets, prefixSets: prefixSets)
     }
 }
