@@ -9,8 +9,8 @@
 ///
 /// A class: every search copies the columns it counts (into its tallies and their merge), and a copy of
 /// a struct of sixteen arrays retained each, with atomic increments on counts every concurrent search
-/// shares; keystrokes beside a stream of batches, over ten segments' columns, spent a tenth of their
-/// time in those retains and releases (Benchmarks/RESULTS.md, "Keystrokes over a stream's segments").
+/// shares; beside a stream of batches, over ten segments' columns, those copies were the search threads'
+/// largest site of retains and releases (Benchmarks/RESULTS.md, "Keystrokes over a stream's segments").
 final class FacetColumn: Sendable {
     /// Which values each document holds, as saved in the index file.
     enum DocumentValues {
