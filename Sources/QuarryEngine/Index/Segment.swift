@@ -44,9 +44,9 @@ final class Segment: Sendable {
 
     var count: Int { docIDs.count }
 
-    /// Tells this segment from any other, copies of it included (they share their neighbour tables):
-    /// how a merge made off the write path finds its segments again in a later snapshot.
-    var identity: ObjectIdentifier { ObjectIdentifier(neighbors) }
+    /// Tells this segment from any other: how a merge made off the write path finds its segments again
+    /// in a later snapshot.
+    var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
     func ordinal(of docID: DocID) -> Int? {
         var lo = 0, hi = lookup.count
