@@ -35,12 +35,14 @@ func runRealistic(_ arguments: [String]) throws {
     ])
     let clock = ContinuousClock()
     var index: SearchIndex?
-    let tail = arguments.count > 5 ? arguments[5].split(separator: ",").compactMap { Int($0) } : []
-    guard tail.allSatisfy({ $0 > 0 }), tail.reduce(0, +) < records.count else {
-        print("segment sizes must be positive and hold fewer records than the catalogue")
+    let sizes = arguments.count > 5 ? arguments[5].split(separator: ",").map { Int($0) } : []
+    let tail = sizes.compactMap { $0 }
+    let tailCount = tail.reduce(0, +)
+    guard tail.count == sizes.count, tail.allSatisfy({ $0 > 0 }), tailCount < records.count else {
+        print("segment sizes must be positive integers, separated by commas, holding fewer records than the catalogue")
         exit(2)
     }
-    let baseCount = records.count - tail.reduce(0, +)
+    let baseCount = records.count - tailCount
     let buildTime = clock.measure {
         var built = SearchIndex.build(settings: settings, records: records[..<baseCount].enumerated().map { (DocID($0.offset), $0.element) })
         var at = baseCount

@@ -28,8 +28,8 @@ final class Segment: Sendable {
     let neighbors = NeighborTables()
 
     init(docIDs: StoredArray<DocID>, sortValues: NumberArray, keyCount: Int, sortRanks: [[UInt32]], dictionary: TermDictionary,
-         postings: Postings, positions: DocumentPositions, lookup: StoredArray<UInt32>, facets: SegmentFacets = .empty,
-         prefixSets: PrefixSets = .empty) {
+         postings: Postings, positions: DocumentPositions, lookup: StoredArray<UInt32>, facets: SegmentFacets,
+         prefixSets: PrefixSets) {
         self.docIDs = docIDs
         self.sortValues = sortValues
         self.keyCount = keyCount
