@@ -20,6 +20,15 @@ struct SegmentMerge: Sendable {
     /// Each merged document's part and ordinal there, by merged ordinal.
     let sources: [Origin]
 
+    private init(parts: [Segment], termMaps: [[UInt32]], termCount: Int, ordering: consuming Ordering) {
+        self.parts = parts
+        self.termMaps = termMaps
+        self.termCount = termCount
+        renumbered = ordering.renumbered
+        documentBase = ordering.documentBase
+        sources = ordering.sources
+    }
+
     /// A part's document.
     struct Origin: Sendable {
         let part: UInt32
@@ -29,21 +38,40 @@ struct SegmentMerge: Sendable {
     /// The documents of `parts` not marked in `dead`, as one segment; its postings and token positions
     /// written to files in `spillDirectory` when given (`SpillFile`), else on the heap.
     static func merge(_ parts: [Segment], dead: [Bitset], order: StaticOrder, facets layout: FacetLayout,
-                      spillDirectory: String? = nil) -> Segment {
-        let (dictionary, termMaps) = TermDictionary.merging(parts.map(\.dictionary))
-        let (docIDs, values, ordering) = Self.ordered(parts, dead: dead, order: order, termMaps: termMaps,
-                                                       termCount: dictionary.count)
+                      spillDirectory: String? = nil, sideBySideUpTo: Int = Self.sideBySideUpTo) -> Segment {
+        // A small merge runs the steps that do not depend on each other side by side: the dictionary beside the
+        // documents' order and then the facets. The first tier's merge runs inside a write, before its reply,
+        // and one step after the other left a core idle for most of it (Benchmarks/RESULTS.md, "A write's own
+        // merges, side by side"). A larger merge, off the write path, keeps them apart and holds less at once:
+        // side by side too, they raised the loading peaks at 100k by 4–8 MiB, past their bound.
+        let documents = parts.reduce(0) { $0 + $1.count }
+        let sideBySide = documents <= sideBySideUpTo
+        let ((dictionary, termMaps), (docIDs, values, ordering, early)) = Parallel.both(
+            documents: sideBySide ? documents : 0,
+            { TermDictionary.merging(parts.map(\.dictionary)) },
+            {
+                let (docIDs, values, ordering) = Self.ordered(parts, dead: dead, order: order)
+                let facets = sideBySide
+                    ? SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead,
+                                            sources: ordering.sources, layout: layout)
+                    : nil
+                return (docIDs, values, ordering, facets)
+            })
+        let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: dictionary.count,
+                                 ordering: consume ordering)
         // Consumed: its renumbering and sources (12 bytes a document) go before the segment is laid out.
-        let (postings, positions, facets) = (consume ordering).passes(dead: dead, facets: layout, spillDirectory: spillDirectory)
+        let (postings, positions, late) = (consume merge).passes(dead: dead, facets: early == nil ? layout : nil,
+                                                                 spillDirectory: spillDirectory)
+        guard let facets = early ?? late else { preconditionFailure("a merge's facets are merged before or after it") }
         // Nothing reads the parts any more: what was read of them in place goes before the prefix sets are built.
         for part in parts { part.releaseResidentPages() }
         return SegmentBuilder.segment(ordered: docIDs, values: values, order: order, dictionary: dictionary,
                                       postings: postings, positions: positions, facets: facets)
     }
 
-    /// The merged postings, token positions and facets, read from the parts in turn.
-    private func passes(dead: [Bitset], facets layout: FacetLayout, spillDirectory: String?)
-        -> (Postings, DocumentPositions, SegmentFacets) {
+    /// The merged postings and token positions, read from the parts in turn, then the facets if `layout` is given.
+    private func passes(dead: [Bitset], facets layout: FacetLayout?, spillDirectory: String?)
+        -> (Postings, DocumentPositions, SegmentFacets?) {
         // The ordering read the parts' ids and sort values in place; the passes below let go of what they
         // read as they go (`WalkWindow`, and column by column for the facets).
         for part in parts { part.releaseResidentPages() }
@@ -55,16 +83,26 @@ struct SegmentMerge: Sendable {
                 ?? self.positions(documents: sources.count, spill: nil)
         })
         guard let postings, let positions else { preconditionFailure("a merge on the heap cannot fail") }
-        let facets = SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead, sources: sources,
-                                           layout: layout)
+        let facets = layout.map {
+            SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead, sources: sources, layout: $0)
+        }
         return (postings, positions, facets)
     }
 
-    /// The live documents of `parts` in static order (their ids and sort values), and the merge that maps the
-    /// parts' ordinals to it. What only the ordering needs (each document's origin, the permutation, the ids
+    /// Merges of up to this many documents, as those inside writes are, run side by side.
+    static let sideBySideUpTo = SearchIndex.MergePolicy.standard.eagerLimit
+
+    /// How the parts' live documents are numbered in the merged segment.
+    private struct Ordering: Sendable {
+        let renumbered: [UInt32]
+        let documentBase: [Int]
+        let sources: [Origin]
+    }
+
+    /// The live documents of `parts` in static order (their ids and sort values), and how the parts'
+    /// ordinals map to it. What only the ordering needs (each document's origin, the permutation, the ids
     /// and values in the parts' order: 28 bytes a document) is gone when it returns.
-    private static func ordered(_ parts: [Segment], dead: [Bitset], order: StaticOrder, termMaps: [[UInt32]],
-                                termCount: Int) -> ([DocID], [Double], SegmentMerge) {
+    private static func ordered(_ parts: [Segment], dead: [Bitset], order: StaticOrder) -> ([DocID], [Double], Ordering) {
         var docIDs: [DocID] = [], values: [Double] = [], origins: [Origin] = []
         for (p, (segment, dead)) in zip(parts, dead).enumerated() {
             for ordinal in 0..<segment.count where !dead.contains(ordinal) {
@@ -83,9 +121,7 @@ struct SegmentMerge: Sendable {
         origins = []
         let (orderedIDs, orderedValues) = SegmentBuilder.reordered(docIDs: docIDs, values: values, by: permutation,
                                                                     keyCount: order.keys.count)
-        let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: termCount, renumbered: renumbered,
-                                 documentBase: documentBase, sources: sources)
-        return (orderedIDs, orderedValues, merge)
+        return (orderedIDs, orderedValues, Ordering(renumbered: renumbered, documentBase: documentBase, sources: sources))
     }
 
     /// Each merged term's postings: its parts' postings renumbered, deleted documents left out, their runs

@@ -59,78 +59,83 @@ final class SegmentMergeTests: XCTestCase {
         XCTAssertEqual(index.segments.count, 6)
         XCTAssertGreaterThan(index.dead.reduce(0) { $0 + $1.count }, 50)
 
-        let merged = try XCTUnwrap(index.compacted().segments.first)
+        let sideBySide = try XCTUnwrap(index.compacted().segments.first)
+        // The same merge one step at a time, as a merge of more than `SegmentMerge.sideBySideUpTo` documents runs.
+        let stepByStep = SegmentMerge.merge(index.segments, dead: index.dead, order: index.order,
+                                            facets: FacetLayout(settings: settings), sideBySideUpTo: 0)
         let built = try XCTUnwrap(SearchIndex.build(settings: settings, records: live.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
             .segments.first)
-        XCTAssertEqual(merged.docIDs.array, built.docIDs.array)
-        XCTAssertEqual(merged.sortValues.count, built.sortValues.count)
-        XCTAssertTrue(zip(merged.sortValues, built.sortValues).allSatisfy { $0 == $1 })
-        XCTAssertEqual(merged.sortRanks, built.sortRanks)
-        XCTAssertEqual(merged.lookup.array, built.lookup.array)
+        for merged in [sideBySide, stepByStep] {
+            XCTAssertEqual(merged.docIDs.array, built.docIDs.array)
+            XCTAssertEqual(merged.sortValues.count, built.sortValues.count)
+            XCTAssertTrue(zip(merged.sortValues, built.sortValues).allSatisfy { $0 == $1 })
+            XCTAssertEqual(merged.sortRanks, built.sortRanks)
+            XCTAssertEqual(merged.lookup.array, built.lookup.array)
 
-        // Every term of the build, with the same postings; the merge's other terms (held only by deleted documents) have none.
-        var onlyDeleted = 0
-        for term in 0..<merged.dictionary.count {
-            let word = merged.dictionary.term(term)
-            guard let other = built.dictionary.find(word) else {
-                XCTAssertEqual(merged.postings.count(of: term), 0, "\(String(decoding: word, as: UTF8.self)) has no live document")
-                XCTAssertEqual(merged.postings.lowestScores[term], .max)
-                onlyDeleted += 1
-                continue
-            }
-            var a: [[Int]] = [], b: [[Int]] = []
-            merged.postings.forEach(term) { a.append([$0, Int($1)]) }
-            built.postings.forEach(other) { b.append([$0, Int($1)]) }
-            XCTAssertEqual(a, b, "postings of \(String(decoding: word, as: UTF8.self))")
-            XCTAssertEqual(merged.postings.lowestScores[term], built.postings.lowestScores[other])
-        }
-        XCTAssertGreaterThan(onlyDeleted, 0, "some terms were held only by deleted documents")
-        XCTAssertEqual(merged.dictionary.count - onlyDeleted, built.dictionary.count)
-        XCTAssertEqual(merged.postings.bytes.array, built.postings.bytes.array, "same gaps under the same score codes")
-        XCTAssertEqual(merged.postings.scoreValues, built.postings.scoreValues)
-
-        // Each document's tokens, by word and location; coded alike (the build's terms come first by frequency).
-        XCTAssertEqual(merged.positions.tokenCount, built.positions.tokenCount)
-        for ordinal in 0..<merged.count {
-            var a: [String] = [], b: [String] = []
-            merged.positions.forEachToken(of: ordinal) { a.append("\(merged.dictionary.term($0)) \($1)") }
-            built.positions.forEachToken(of: ordinal) { b.append("\(built.dictionary.term($0)) \($1)") }
-            XCTAssertEqual(a, b, "tokens of ordinal \(ordinal)")
-        }
-        XCTAssertEqual(merged.positions.starts.array, built.positions.starts.array)
-        XCTAssertEqual(merged.positions.bytes.array, built.positions.bytes.array)
-        XCTAssertTrue(merged.positions.isWellFormed(termCount: merged.dictionary.count))
-        XCTAssertTrue(merged.postings.isWellFormed(documents: merged.count))
-
-        // Facets: each document's values by text, its numbers and its points, as a build lays them out.
-        for name in ["tags", "maker"] {
-            let a = try XCTUnwrap(merged.facets.column(name)), b = try XCTUnwrap(built.facets.column(name))
-            XCTAssertEqual(a.isSingleValued, b.isSingleValued, name)
-            for ordinal in 0..<merged.count {
-                var x: [String] = [], y: [String] = []
-                a.forEachValue(of: ordinal) { x.append(a.values[$0]) }
-                b.forEachValue(of: ordinal) { y.append(b.values[$0]) }
-                XCTAssertEqual(x, y, "\(name) of ordinal \(ordinal)")
-            }
-        }
-        XCTAssertEqual(merged.facets.numeric.map(\.path).sorted(), built.facets.numeric.map(\.path).sorted())
-        for column in built.facets.numeric {
-            let other = try XCTUnwrap(merged.facets.numericColumn(column.path))
-            XCTAssertEqual(other.isSingleValued, column.isSingleValued, column.path)
-            for ordinal in 0..<merged.count {
-                var x: [Double] = [], y: [Double] = []
-                for value in [1.0, 2.0, 50.5, 100.5] {
-                    if other.any(ordinal, { $0 == value || $0 < value }) { x.append(value) }
-                    if column.any(ordinal, { $0 == value || $0 < value }) { y.append(value) }
+            // Every term of the build, with the same postings; the merge's other terms (held only by deleted documents) have none.
+            var onlyDeleted = 0
+            for term in 0..<merged.dictionary.count {
+                let word = merged.dictionary.term(term)
+                guard let other = built.dictionary.find(word) else {
+                    XCTAssertEqual(merged.postings.count(of: term), 0, "\(String(decoding: word, as: UTF8.self)) has no live document")
+                    XCTAssertEqual(merged.postings.lowestScores[term], .max)
+                    onlyDeleted += 1
+                    continue
                 }
-                XCTAssertEqual(x, y, "\(column.path) of ordinal \(ordinal)")
+                var a: [[Int]] = [], b: [[Int]] = []
+                merged.postings.forEach(term) { a.append([$0, Int($1)]) }
+                built.postings.forEach(other) { b.append([$0, Int($1)]) }
+                XCTAssertEqual(a, b, "postings of \(String(decoding: word, as: UTF8.self))")
+                XCTAssertEqual(merged.postings.lowestScores[term], built.postings.lowestScores[other])
             }
-        }
-        XCTAssertGreaterThan(built.facets.geo.latitudes.count, 0)
-        for ordinal in 0..<merged.count {
-            let a = merged.facets.geo, b = built.facets.geo
-            XCTAssertEqual(a.points(of: ordinal).map { a.latitudes[$0] }, b.points(of: ordinal).map { b.latitudes[$0] })
-            XCTAssertEqual(a.points(of: ordinal).map { a.longitudes[$0] }, b.points(of: ordinal).map { b.longitudes[$0] })
+            XCTAssertGreaterThan(onlyDeleted, 0, "some terms were held only by deleted documents")
+            XCTAssertEqual(merged.dictionary.count - onlyDeleted, built.dictionary.count)
+            XCTAssertEqual(merged.postings.bytes.array, built.postings.bytes.array, "same gaps under the same score codes")
+            XCTAssertEqual(merged.postings.scoreValues, built.postings.scoreValues)
+
+            // Each document's tokens, by word and location; coded alike (the build's terms come first by frequency).
+            XCTAssertEqual(merged.positions.tokenCount, built.positions.tokenCount)
+            for ordinal in 0..<merged.count {
+                var a: [String] = [], b: [String] = []
+                merged.positions.forEachToken(of: ordinal) { a.append("\(merged.dictionary.term($0)) \($1)") }
+                built.positions.forEachToken(of: ordinal) { b.append("\(built.dictionary.term($0)) \($1)") }
+                XCTAssertEqual(a, b, "tokens of ordinal \(ordinal)")
+            }
+            XCTAssertEqual(merged.positions.starts.array, built.positions.starts.array)
+            XCTAssertEqual(merged.positions.bytes.array, built.positions.bytes.array)
+            XCTAssertTrue(merged.positions.isWellFormed(termCount: merged.dictionary.count))
+            XCTAssertTrue(merged.postings.isWellFormed(documents: merged.count))
+
+            // Facets: each document's values by text, its numbers and its points, as a build lays them out.
+            for name in ["tags", "maker"] {
+                let a = try XCTUnwrap(merged.facets.column(name)), b = try XCTUnwrap(built.facets.column(name))
+                XCTAssertEqual(a.isSingleValued, b.isSingleValued, name)
+                for ordinal in 0..<merged.count {
+                    var x: [String] = [], y: [String] = []
+                    a.forEachValue(of: ordinal) { x.append(a.values[$0]) }
+                    b.forEachValue(of: ordinal) { y.append(b.values[$0]) }
+                    XCTAssertEqual(x, y, "\(name) of ordinal \(ordinal)")
+                }
+            }
+            XCTAssertEqual(merged.facets.numeric.map(\.path).sorted(), built.facets.numeric.map(\.path).sorted())
+            for column in built.facets.numeric {
+                let other = try XCTUnwrap(merged.facets.numericColumn(column.path))
+                XCTAssertEqual(other.isSingleValued, column.isSingleValued, column.path)
+                for ordinal in 0..<merged.count {
+                    var x: [Double] = [], y: [Double] = []
+                    for value in [1.0, 2.0, 50.5, 100.5] {
+                        if other.any(ordinal, { $0 == value || $0 < value }) { x.append(value) }
+                        if column.any(ordinal, { $0 == value || $0 < value }) { y.append(value) }
+                    }
+                    XCTAssertEqual(x, y, "\(column.path) of ordinal \(ordinal)")
+                }
+            }
+            XCTAssertGreaterThan(built.facets.geo.latitudes.count, 0)
+            for ordinal in 0..<merged.count {
+                let a = merged.facets.geo, b = built.facets.geo
+                XCTAssertEqual(a.points(of: ordinal).map { a.latitudes[$0] }, b.points(of: ordinal).map { b.latitudes[$0] })
+                XCTAssertEqual(a.points(of: ordinal).map { a.longitudes[$0] }, b.points(of: ordinal).map { b.longitudes[$0] })
+            }
         }
     }
 
