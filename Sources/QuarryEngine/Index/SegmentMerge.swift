@@ -47,14 +47,11 @@ struct SegmentMerge: Sendable {
         let documents = parts.reduce(0) { $0 + $1.count }
         let sideBySide = documents <= sideBySideUpTo
         let ((dictionary, termMaps), (docIDs, values, ordering, early)) = Parallel.both(
-            documents: sideBySide ? documents : 0,
+            documents: sideBySide ? documents : 0,  // 0: one after the other, on this thread
             { TermDictionary.merging(parts.map(\.dictionary)) },
             {
                 let (docIDs, values, ordering) = Self.ordered(parts, dead: dead, order: order)
-                let facets = sideBySide
-                    ? SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead,
-                                            sources: ordering.sources, layout: layout)
-                    : nil
+                let facets = sideBySide ? Self.facets(parts, dead: dead, sources: ordering.sources, layout: layout) : nil
                 return (docIDs, values, ordering, facets)
             })
         let merge = SegmentMerge(parts: parts, termMaps: termMaps, termCount: dictionary.count,
@@ -83,10 +80,12 @@ struct SegmentMerge: Sendable {
                 ?? self.positions(documents: sources.count, spill: nil)
         })
         guard let postings, let positions else { preconditionFailure("a merge on the heap cannot fail") }
-        let facets = layout.map {
-            SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead, sources: sources, layout: $0)
-        }
-        return (postings, positions, facets)
+        return (postings, positions, layout.map { Self.facets(parts, dead: dead, sources: sources, layout: $0) })
+    }
+
+    /// The parts' facets of the documents `sources` lists, in merged order.
+    private static func facets(_ parts: [Segment], dead: [Bitset], sources: [Origin], layout: FacetLayout) -> SegmentFacets {
+        SegmentFacets.merging(parts.map(\.facets), counts: parts.map(\.count), dead: dead, sources: sources, layout: layout)
     }
 
     /// Merges of up to this many documents, as those inside writes are, run side by side.
