@@ -15,7 +15,7 @@ passes, and the first pass after reopening). With --engine-bench, the same
 keystrokes are also timed on the engine in process, to show what the daemon adds.
 
     swift build -c release --product quarry
-    python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tantivy   # benchmarks only
+    python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tantivy==0.27.0   # benchmarks only
     /tmp/peer/bin/python Benchmarks/peer_bench.py --count 100000
     swift build -c release --package-path Benchmarks    # for the engine alone
     /tmp/peer/bin/python Benchmarks/peer_bench.py --count 100000 --catalogue FILE \
@@ -532,7 +532,7 @@ def main():
     try:
         import tantivy  # noqa: F401
     except ImportError:
-        sys.exit("the peer needs tantivy: python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tantivy")
+        sys.exit("the peer needs tantivy: python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tantivy==0.27.0")
     run(args)
 
 
