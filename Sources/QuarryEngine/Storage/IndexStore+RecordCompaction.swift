@@ -134,6 +134,9 @@ extension IndexStore {
         } else {
             // A store made before auto-vacuum becomes incremental with its repack.
             try connection.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            // The copy of the whole store goes to a file, not the heap (see `IndexStore.init`).
+            try connection.execute("PRAGMA temp_store=FILE")
+            defer { try? connection.execute("PRAGMA temp_store=MEMORY") }
             try connection.execute("VACUUM")
         }
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -73,6 +73,12 @@ final class IndexStore {
         // A million-record import grows the WAL; truncate it after checkpoints.
         try connection.execute("PRAGMA journal_size_limit=\(walLimit)")
         try connection.execute("PRAGMA cache_size=-\(Self.cacheKiB)")
+        // Each upsert keeps its pages' prior images in a statement journal (the objectID index may refuse
+        // it midway). SQLite moves that journal to a temporary file once one statement's passes 64 KiB and
+        // keeps it there for the rest of the transaction: a 300k-record import then wrote 1.5 GB to it, two
+        // write calls a page of every later upsert. In memory it is cut back after each statement.
+        // (`VACUUM` builds its copy of the store as a temporary database: it sets this back first.)
+        try connection.execute("PRAGMA temp_store=MEMORY")
         // `body` is TEXT (the JSON) or BLOB (compressed, see `RecordCodec`): TEXT affinity keeps blobs as they are.
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS records(
