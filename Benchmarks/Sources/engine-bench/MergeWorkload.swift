@@ -8,8 +8,9 @@ import QuarrySearchContract
 /// The catalogue's first PARTS × SIZE records (NDJSON from `catalogue.py`, `peer_bench.py`'s settings) are
 /// indexed as PARTS segments of SIZE, as a stream of batches leaves them, then merged into one
 /// (`compacted()`) `rounds` times. A merge of 8 segments of 1,000 is the first tier of the merge policy, of 8
-/// of 8,000 the second (ARCHITECTURE.md, "Segments and merges"). Reports the fastest and median wall time and
-/// the resident memory the merge added; through the daemon the same work runs beside writes and searches.
+/// of 8,000 the second (ARCHITECTURE.md, "Segments and merges"). Reports how long building the parts took, the
+/// fastest and median wall time of the merge and the resident memory it added; through the daemon the same
+/// work runs beside writes and searches.
 func runMerge(_ arguments: [String]) throws {
     guard arguments.count >= 5, let parts = Int(arguments[3]), let size = Int(arguments[4]), parts > 0, size > 0 else {
         print("usage: engine-bench merge CATALOGUE.ndjson PARTS SIZE [rounds]")
@@ -38,11 +39,17 @@ func runMerge(_ arguments: [String]) throws {
         "customRanking": ["desc(popularity)"],
     ])
     let batches = (0..<parts).map { p in (p * size..<(p + 1) * size).map { (DocID($0), records[$0]) } }
-    var index = SearchIndex.build(settings: settings, records: batches[0])
-    for batch in batches.dropFirst() { index = index.updating(upserts: batch, deletions: []) }
-    records = []
-    print("\(parts * size) records in \(index.memory().segments) segments")
     let clock = ContinuousClock()
+    var loaded: SearchIndex?
+    let built = seconds(clock.measure {
+        var index = SearchIndex.build(settings: settings, records: batches[0])
+        for batch in batches.dropFirst() { index = index.updating(upserts: batch, deletions: []) }
+        loaded = index
+    })
+    guard let index = loaded else { fatalError("the parts were not built") }
+    records = []
+    print(String(format: "%d records in %d segments, built in %.1f ms (%.2f us a document)", parts * size,
+                 index.memory().segments, built * 1000, built * 1e6 / Double(parts * size)))
     var times: [Double] = [], added: [Int] = []
     for _ in 0..<rounds {
         let before = residentKilobytes()
