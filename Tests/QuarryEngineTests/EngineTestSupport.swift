@@ -1,3 +1,4 @@
+import Foundation
 import QuarryJSON
 import QuarrySync
 import XCTest
@@ -6,6 +7,11 @@ import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
+
+/// The size of the file at `path`, in bytes.
+func fileSize(_ path: String) throws -> Int {
+    try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+}
 
 /// A fresh temporary folder per test, removed afterwards.
 final class TemporaryDirectory {

@@ -243,7 +243,4 @@ final class RecordCompressionTests: XCTestCase {
         XCTAssertEqual(try storedJSON(store, "p2401"), Self.product(2401))
     }
 
-    private func fileSize(_ path: String) throws -> Int {
-        try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-    }
 }
