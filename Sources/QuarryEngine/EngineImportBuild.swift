@@ -1,6 +1,7 @@
 import OrderedCollections
 import QuarryJSON
 import QuarrySearchContract
+import QuarrySync
 
 /// The search index of every view (the primary and each replica), built
 /// from the records an import stores, while it stores them: each record is
@@ -44,6 +45,7 @@ final class EngineImportBuild {
     /// DocIDs stored before the import and handed over since.
     private var replaced: Set<DocID> = []
     private var batch: [(DocID, JSONObject)] = []
+    private var batchSizes = ChunkSizes(limit: batchSize)
     private var repeated: OrderedDictionary<DocID, JSONObject> = [:]
     /// Records taken, for the engine's save policy (`EngineSavePolicy`).
     private(set) var added = 0
@@ -74,7 +76,7 @@ final class EngineImportBuild {
         replicas = store.settings.replicas.map {
             ($0.name, BackgroundIndexBuild(settings: store.effectiveSettings(replica: $0.name), spillDirectory: store.directory))
         }
-        batch.reserveCapacity(Self.batchSize)
+        batch.reserveCapacity(batchSizes.current)
     }
 
     /// False once the builds were given up: the views must be rebuilt from the store.
@@ -91,7 +93,7 @@ final class EngineImportBuild {
         if id > newest || (id <= storedMax && replaced.insert(docID).inserted) {
             if id > newest { newest = id }
             batch.append((docID, record))
-            if batch.count == Self.batchSize { handOver() }
+            if batch.count == batchSizes.current { handOver() }
         } else {
             repeated[docID] = record
             if repeated.count > Self.repeatLimit { abandon() }
@@ -158,6 +160,7 @@ final class EngineImportBuild {
         primary?.add(batch)
         for replica in replicas { replica.build.add(batch) }
         batch = []
-        batch.reserveCapacity(Self.batchSize)
+        batchSizes.advance()
+        batch.reserveCapacity(batchSizes.current)
     }
 }

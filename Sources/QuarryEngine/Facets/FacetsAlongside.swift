@@ -5,13 +5,14 @@ import QuarrySync
 ///
 /// An import's index build was the longest of its three threads, and a fifth of its time went to
 /// facet values, which depend on nothing else the builder does. Records are handed over in batches
-/// of `batchSize`, at most `capacity` batches ahead; `finish()` waits for the last and returns the
-/// values builder. Released without `finish()`, the thread ends on its own.
+/// growing to `batchSize` (`ChunkSizes`), at most `capacity` batches ahead; `finish()` waits for the
+/// last and returns the values builder. Released without `finish()`, the thread ends on its own.
 final class FacetsAlongside {
     static let batchSize = 256
     private let queue: BoundedQueue<[JSONObject]>
     private let done = Eventual<BuilderBox>()
     private var pending: [JSONObject] = []
+    private var batchSizes = ChunkSizes(limit: batchSize)
 
     init(_ builder: SegmentFacetsBuilder, capacity: Int = 8) {
         let queue = BoundedQueue<[JSONObject]>(capacity: capacity)
@@ -23,14 +24,14 @@ final class FacetsAlongside {
             }
             done.deliver(owned)
         }
-        pending.reserveCapacity(Self.batchSize)
+        pending.reserveCapacity(batchSizes.current)
     }
 
     deinit { queue.cancel() }
 
     func add(record: JSONObject) {
         pending.append(record)
-        if pending.count == Self.batchSize { handOver() }
+        if pending.count == batchSizes.current { handOver() }
     }
 
     /// The builder with every record added, once the thread is done.
@@ -44,7 +45,8 @@ final class FacetsAlongside {
         guard !pending.isEmpty else { return }
         queue.put(pending)
         pending = []
-        pending.reserveCapacity(Self.batchSize)
+        batchSizes.advance()
+        pending.reserveCapacity(batchSizes.current)
     }
 
     /// The builder, touched by the facets thread until it delivers it through `done`.

@@ -19,9 +19,10 @@ final class PreparedRecordBodies {
         DetachedThread.startOrFail(name: "quarry-prepare") {
             let compressor = try? RecordCompressor()
             if (try? compressor?.use(dictionary)) == nil { return queue.close() }
-            var start = 0
+            var start = 0, sizes = ChunkSizes(limit: Self.chunkSize)
             while start < records.count {
-                let end = min(start + Self.chunkSize, records.count)
+                let end = min(start + sizes.current, records.count)
+                sizes.advance()
                 let bodies = records[start..<end].map { (record) -> PreparedRecordBody in
                     let json = JSONWriter.encode(.object(record))
                     return compressor.map { PreparedRecordBody(json: json, compressor: $0) } ?? PreparedRecordBody(json: json)
