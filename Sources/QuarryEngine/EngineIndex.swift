@@ -177,6 +177,10 @@ final class EngineIndex: Sendable {
         for key in keys {
             for _ in 0..<8 {
                 guard let snapshot = self.views.view(key) else { break }
+                if snapshot.index.pending != nil {
+                    settle(snapshot.index, key: key)
+                    continue
+                }
                 let index = snapshot.index
                 let range: Range<Int>
                 let quiet = !quietOnly || saved[key ?? ""] == snapshot.generation
@@ -215,6 +219,20 @@ final class EngineIndex: Sendable {
             }
         }
         return (pending, largest)
+    }
+
+    /// Swaps in the merge a write left running in `index` once it is done, unless a write replaced the
+    /// view meanwhile: so that searches read the merged segment when no write follows (`PendingMerge`).
+    /// Not under the write lock: a write in flight derives its view from `index` too, settling the same
+    /// merge, so whichever swap comes last holds it.
+    private func settle(_ index: SearchIndex, key: String?) {
+        let settled = index.settled()
+        current.withLock { views in
+            guard let view = views.view(key), view.index === index else { return }
+            var updated = view
+            updated.index = settled
+            if let key { views.replicas[key] = updated } else { views.primary = updated }
+        }
     }
 
     /// After merges of 8,000 documents or more (all but the first tier's), the blocks glibc keeps in its

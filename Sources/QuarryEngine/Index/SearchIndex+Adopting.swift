@@ -22,6 +22,7 @@ extension SearchIndex {
             return read
         }
         guard adopted else { return nil }
-        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
+        // The same documents at the same positions, so a write's merge still running still applies.
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead, pending: pending)
     }
 }

@@ -6,6 +6,7 @@ extension SearchIndex {
     /// same segments and merges), without holding the records in memory. `built` must have been built
     /// with this index's settings, and `replaced` must hold every docID of `built` that this index holds.
     func appending(_ built: SearchIndex, replacing replaced: Set<DocID>) -> SearchIndex {
+        if pending != nil { return settled().appending(built, replacing: replaced) }
         var dead = self.dead
         for id in replaced {
             for (s, segment) in segments.enumerated() {

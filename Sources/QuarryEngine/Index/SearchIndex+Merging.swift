@@ -23,7 +23,8 @@ extension SearchIndex {
     /// no merge is much larger than the tier it fills, and a stream of batches leaves at most
     /// `mergeFactor` segments a tier plus the few the writes still fold.
     func backgroundMerge(policy: MergePolicy = .standard) -> Range<Int>? {
-        guard segments.count > policy.mergeFactor else { return nil }
+        // A write's merge still running holds some of these segments: it is settled first (`settled()`).
+        guard segments.count > policy.mergeFactor, pending == nil else { return nil }
         func tier(_ s: Int) -> Int { max(policy.tier(segments[s].count - dead[s].count, above: policy.floor), 0) }
         let last = segments.count - 2
         let lastTier = tier(last)
@@ -62,6 +63,8 @@ extension SearchIndex {
         var segments = self.segments, dead = self.dead
         segments.replaceSubrange(range, with: [merge.segment])
         dead.replaceSubrange(range, with: [deleted])
-        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
+        // A write's merge begun since, of newer segments, still holds; one of the same segments is dropped.
+        let pending = self.pending.flatMap { $0.range.lowerBound >= range.upperBound ? $0.shifted(by: 1 - range.count) : nil }
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead, pending: pending)
     }
 }

@@ -22,6 +22,8 @@ public final class SearchIndex: Sendable {
     let segments: [Segment]
     /// Deleted ordinals per segment, same indices as `segments`.
     let dead: [Bitset]
+    /// The write's merge of some of `segments` still running, if any (`settled()`).
+    let pending: PendingMerge?
 
     /// When `updating()` merges the newest segments (ARCHITECTURE.md, "Segments and merges").
     struct MergePolicy: Sendable {
@@ -55,6 +57,10 @@ public final class SearchIndex: Sendable {
         /// their postings and token positions to files too: a stream's batches of 5,000 wait on the heap,
         /// unsaved, until eight of them merge.
         var buildSpillFrom = 2_000
+        /// A write's merge of this many live documents or more runs beside the next write (`PendingMerge`),
+        /// not before its reply: the first tier's merges, 8,000 documents every eighth batch of 1,000,
+        /// were an eighth of such a stream's time (Benchmarks/RESULTS.md, "A write's merge beside the next").
+        var deferFrom = 2_000
 
         /// The size tier of `live` documents above `base` (`floor`): -1 below it, then 0 below
         /// `base × mergeFactor`, 1 below `base × mergeFactor²`, and so on.
@@ -72,12 +78,14 @@ public final class SearchIndex: Sendable {
     /// More segments than this make `needsCompaction` true.
     static let compactionSegmentCount = 6
 
-    init(settings: IndexSettings, layout: SearchableLayout, order: StaticOrder, segments: [Segment], dead: [Bitset]) {
+    init(settings: IndexSettings, layout: SearchableLayout, order: StaticOrder, segments: [Segment], dead: [Bitset],
+         pending: PendingMerge? = nil) {
         self.settings = settings
         self.layout = layout
         self.order = order
         self.segments = segments
         self.dead = dead
+        self.pending = pending
     }
 
     /// Later records with the same docID replace earlier ones, as a write batch would.
@@ -128,6 +136,7 @@ public final class SearchIndex: Sendable {
     }
 
     func updating(upserts: [(DocID, JSONObject)], deletions: [DocID], policy: MergePolicy) -> SearchIndex {
+        if pending != nil { return settled().updating(upserts: upserts, deletions: deletions, policy: policy) }
         var dead = self.dead
         // Last upsert of an id wins inside the batch; an id both deleted and upserted ends up upserted.
         var latest: [DocID: Int] = [:]
@@ -160,13 +169,32 @@ public final class SearchIndex: Sendable {
                 guard n > policy.writeStall, n >= policy.mergeFactor, policy.mergeFactor >= 2 else { break }
                 run = (n - policy.mergeFactor)..<n
                 let tier = policy.tier(live(n - 1), above: policy.floor)
+                let total = run.reduce(0, { $0 + live($1) })
                 guard tier >= 0, run.allSatisfy({ policy.tier(live($0), above: policy.floor) == tier }),
-                      run.reduce(0, { $0 + live($1) }) <= policy.eagerLimit else { break }
+                      total <= policy.eagerLimit else { break }
+                if total >= policy.deferFrom {
+                    let pending = PendingMerge(parts: Array(segments[run]), dead: Array(dead[run]), range: run,
+                                               order: order, facets: FacetLayout(settings: settings))
+                    return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead,
+                                       pending: pending)
+                }
             }
             let merged = merge(segments[run], dead[run])
             segments.replaceSubrange(run, with: [merged])
             dead.replaceSubrange(run, with: [Bitset(capacity: merged.count)])
         }
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
+    }
+
+    /// This index with its pending merge's segment in place of the merge's parts, once the merge is done
+    /// (waiting for it); itself when no merge is pending. The parts' deleted documents are this index's,
+    /// which the merge left out, so the merged segment has none.
+    func settled() -> SearchIndex {
+        guard let pending else { return self }
+        let merged = pending.segment()
+        var segments = self.segments, dead = self.dead
+        segments.replaceSubrange(pending.range, with: [merged])
+        dead.replaceSubrange(pending.range, with: [Bitset(capacity: merged.count)])
         return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
     }
 

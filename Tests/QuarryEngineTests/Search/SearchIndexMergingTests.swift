@@ -9,7 +9,9 @@ import QuarrySearchContract
 /// 2. a merge made from an older snapshot is carried over to the writes made meanwhile, and dropped when
 ///    a write folded one of its segments;
 /// 3. inside the writes, tiny segments fold together; once the index holds more segments than the write stall
-///    (the merges off the write path fell behind), the newest four of a size merge too, up to the eager limit.
+///    (the merges off the write path fell behind), the newest four of a size merge too, up to the eager limit;
+/// 4. such a merge of many documents runs beside the next write, which settles it before its own policy, and
+///    a merge of older segments carries it over.
 final class SearchIndexMergingTests: XCTestCase {
     private let settings = IndexSettings.with {
         $0.searchableAttributes = [SearchableAttribute(paths: ["name"])]
@@ -102,6 +104,70 @@ final class SearchIndexMergingTests: XCTestCase {
         XCTAssertEqual(stall.sizes[12], Array(repeating: 40, count: 6) + [20])
         XCTAssertEqual(stall.sizes[13], [40, 40, 40, 160])
         try assertSameAnswers(stall.index, stall.records)
+    }
+
+    func testAWritesLargeMergeRunsBesideTheNextWrite() throws {
+        // Stalled from the start, with merges of 100 documents or more deferred: the write that makes four
+        // segments of 40 returns them unmerged, carrying their merge, and the next write settles it first.
+        let policy = SearchIndex.MergePolicy(eagerLimit: 400, floor: 40, mergeFactor: 4, writeStall: 0, deferFrom: 100)
+        var records: [DocID: JSONObject] = [:]
+        var index = SearchIndex.build(settings: settings, records: EmptyCollection())
+        var carried = 0
+        for batch in 0..<20 {
+            var upserts = (0..<20).map { k in (DocID(batch * 20 + k), record(batch * 20 + k)) }
+            // A write after one that left its merge running also replaces and deletes a record of its parts.
+            var deletions: [DocID] = []
+            if index.pending != nil {
+                let replaced = DocID(batch * 20 - 70), deleted = DocID(batch * 20 - 75)
+                upserts.append((replaced, record(Int(replaced), generation: batch)))
+                deletions.append(deleted)
+            }
+            for (id, r) in upserts { records[id] = r }
+            for id in deletions { records[id] = nil }
+            let before = index
+            index = index.updating(upserts: upserts, deletions: deletions, policy: policy)
+            if let pending = before.pending {
+                XCTAssertFalse(index.segments.contains { $0.identity == before.segments[pending.range.lowerBound].identity },
+                               "the next write settles the merge before its own")
+            }
+            if let pending = index.pending {
+                carried += 1
+                XCTAssertEqual(pending.range.count, 4)
+                XCTAssertEqual(index.segments[pending.range].map(\.count), [40, 40, 40, 40], "searches read the parts meanwhile")
+            }
+            try assertSameAnswers(index, records)
+        }
+        XCTAssertEqual(carried, 2, "the eighth and the sixteenth writes each leave a merge running")
+        let settled = index.settled()
+        XCTAssertNil(settled.pending)
+        try assertSameAnswers(settled, records)
+    }
+
+    func testAMergeOfOlderSegmentsCarriesAWritesMergeOver() throws {
+        // A background merge of the oldest segments, begun before a write left its own merge running, is
+        // carried over with that merge moved to where its parts now lie.
+        let policy = SearchIndex.MergePolicy(eagerLimit: 400, floor: 40, mergeFactor: 4, writeStall: 4, deferFrom: 100)
+        var records: [DocID: JSONObject] = [:]
+        var index = SearchIndex.build(settings: settings, records: (0..<200).map { (DocID($0), record($0)) })
+        func write(_ ids: Range<Int>, deleting deletions: [DocID] = []) {
+            let upserts = ids.map { (DocID($0), record($0)) }
+            for (id, r) in upserts { records[id] = r }
+            for id in deletions { records[id] = nil }
+            index = index.updating(upserts: upserts, deletions: deletions, policy: policy)
+        }
+        for id in 0..<200 { records[DocID(id)] = record(id) }
+        write(200..<400)
+        for batch in 0..<3 { write((1_000 + batch * 40)..<(1_040 + batch * 40)) }
+        XCTAssertEqual(index.segments.map(\.count), [200, 200, 40, 40, 40])
+        let older = index.merging(0..<2)
+        write(2_000..<2_040, deleting: [DocID(3)])
+        XCTAssertEqual(index.pending?.range, 2..<6)
+        let rebased = try XCTUnwrap(index.rebasing(older))
+        XCTAssertEqual(rebased.pending?.range, 1..<5)
+        try assertSameAnswers(rebased, records)
+        let settled = rebased.settled()
+        XCTAssertEqual(settled.segments.map(\.count), [400, 160])
+        try assertSameAnswers(settled, records)
     }
 
     func testSingleRecordsFoldInAGeometricTail() throws {
