@@ -138,6 +138,7 @@ final class EngineIndex: Sendable {
             let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
             after.primary.buildMS = ms
             current.withLock { $0 = after }
+            settleWhenDone(after)
             persisted.withLock { $0.noteWrite(documents: written, at: clock.now) }
             // A large write's build (its tokens, terms and facet values) and the store's scratch were freed in
             // the arenas of the threads that made them, which keep them resident, and the next batch's threads
@@ -221,10 +222,19 @@ final class EngineIndex: Sendable {
         return (pending, largest)
     }
 
+    /// Has each merge the write left running in `views` swap itself in as soon as it is done, rather
+    /// than when the next write ends: meanwhile searches read its parts (`PendingMerge`).
+    private func settleWhenDone(_ views: EngineIndexViews) {
+        let keys: [String?] = [nil] + views.replicas.keys.map { $0 }
+        for key in keys {
+            guard let index = views.view(key)?.index, let pending = index.pending else { continue }
+            pending.whenDone { [weak self] in self?.settle(index, key: key) }
+        }
+    }
+
     /// Swaps in the merge a write left running in `index` once it is done, unless a write replaced the
-    /// view meanwhile: so that searches read the merged segment when no write follows (`PendingMerge`).
-    /// Not under the write lock: a write in flight derives its view from `index` too, settling the same
-    /// merge, so whichever swap comes last holds it.
+    /// view meanwhile (`PendingMerge`). Not under the write lock: a write in flight derives its view
+    /// from `index` too, settling the same merge, so whichever swap comes last holds it.
     private func settle(_ index: SearchIndex, key: String?) {
         let settled = index.settled()
         current.withLock { views in

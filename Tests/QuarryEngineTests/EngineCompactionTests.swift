@@ -87,3 +87,29 @@ final class EngineWriteWakesMergesTests: EngineTestCase {
         XCTAssertEqual(try engine.search(index: "parts", parameters: ["query": "widget", "hitsPerPage": 0]).nbHits, batches * size)
     }
 }
+
+/// A write's own merge of many documents runs beside the next write (`PendingMerge`); when none follows,
+/// the merged segment is swapped in as soon as it is done, without a save.
+final class EngineWriteMergeBesideTests: EngineTestCase {
+    func testAWritesMergeIsServedOnceDoneWithoutAnotherWrite() throws {
+        let engine = try Engine(directory: directory.path, persistDelay: 3600, log: { _ in })
+        defer { engine.close() }
+        let policy = SearchIndex.MergePolicy.standard
+        let size = policy.floor
+        XCTAssertGreaterThanOrEqual(policy.mergeFactor * size, policy.deferFrom)
+        XCTAssertLessThanOrEqual(policy.mergeFactor * size, policy.eagerLimit)
+        let batches = policy.writeStall + 1
+        for batch in 0..<batches {
+            let records = (0..<size).map { record("\(batch)-\($0)", ["name": .string("widget part \(batch) \($0)")]) }
+            _ = try engine.saveObjects(records, index: "parts")
+        }
+        let index = try engine.existing("parts")
+        let deadline = Date().addingTimeInterval(30)
+        while index.views.primary.index.segments.count > 2 && Date() < deadline { usleep(10_000) }
+        // The last write's merge of the newest `mergeFactor` segments, the last write's own among them.
+        XCTAssertEqual(index.views.primary.index.segments.map(\.count), [size, policy.mergeFactor * size])
+        XCTAssertNil(index.views.primary.index.pending)
+        XCTAssertEqual(index.saves, 0, "served without a save")
+        XCTAssertEqual(try engine.search(index: "parts", parameters: ["query": "widget", "hitsPerPage": 0]).nbHits, batches * size)
+    }
+}

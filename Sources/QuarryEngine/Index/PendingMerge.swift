@@ -2,8 +2,9 @@ import QuarrySync
 
 /// A write's own merge of its newest segments, running on a thread of its own beside the next write
 /// instead of before the reply (ARCHITECTURE.md, "Segments and merges"). The index that started it
-/// carries it (`SearchIndex.pending`) and searches read its unmerged segments meanwhile; the next write
-/// waits for it only when it comes to its own merge policy, after its records were stored and built.
+/// carries it (`SearchIndex.pending`) and searches read its unmerged segments until it swaps itself in
+/// (`whenDone`); the next write waits for it only when it comes to its own merge policy, after its
+/// records were stored and built.
 ///
 /// It holds the merged parts and their deleted documents, not the index, so that the index holding it
 /// is not kept alive by its own merge. The result is valid only where the parts lie with the deleted
@@ -14,29 +15,51 @@ struct PendingMerge: Sendable {
     /// Where the parts lie among the segments of the index that carries it.
     let range: Range<Int>
     private let result: Eventual<Segment>
+    /// Whether the merge is done, and what runs once it is (`whenDone`).
+    private let completion: Locked<(done: Bool, then: (@Sendable () -> Void)?)>
 
     init(parts: [Segment], dead: [Bitset], range: Range<Int>, order: StaticOrder, facets: FacetLayout) {
         self.range = range
-        let result = Eventual<Segment>()
+        let result = Eventual<Segment>(), completion = Locked<(done: Bool, then: (@Sendable () -> Void)?)>((false, nil))
         self.result = result
+        self.completion = completion
         // A write's thread is lowered, and this one inherits its nice value (`BackgroundThread`).
         DetachedThread.startOrFail(name: "quarry-merge") {
             result.deliver(SegmentMerge.merge(parts, dead: dead, order: order, facets: facets))
+            let then = completion.withLock { state in
+                state.done = true
+                defer { state.then = nil }
+                return state.then
+            }
+            then?()
         }
     }
 
-    private init(range: Range<Int>, result: Eventual<Segment>) {
+    private init(range: Range<Int>, result: Eventual<Segment>,
+                 completion: Locked<(done: Bool, then: (@Sendable () -> Void)?)>) {
         self.range = range
         self.result = result
+        self.completion = completion
     }
 
     /// The same merge, its parts moved by `offset` positions (segments before them were merged).
     func shifted(by offset: Int) -> PendingMerge {
-        PendingMerge(range: (range.lowerBound + offset)..<(range.upperBound + offset), result: result)
+        PendingMerge(range: (range.lowerBound + offset)..<(range.upperBound + offset), result: result,
+                     completion: completion)
     }
 
     /// The merged segment, once the thread is done.
     func segment() -> Segment {
         result.wait()
+    }
+
+    /// Runs `body` on the merge's thread once it is done, or at once if it is; one body per merge, the
+    /// last given. It may hold the index carrying this merge: it is let go of once it ran.
+    func whenDone(_ body: @escaping @Sendable () -> Void) {
+        let now = completion.withLock { state in
+            if !state.done { state.then = body }
+            return state.done
+        }
+        if now { body() }
     }
 }
