@@ -59,7 +59,8 @@ public final class SearchIndex: Sendable {
         var buildSpillFrom = 2_000
         /// A write's merge of this many live documents or more runs beside the next write (`PendingMerge`),
         /// not before its reply: the first tier's merges, 8,000 documents every eighth batch of 1,000,
-        /// were an eighth of such a stream's time (Benchmarks/RESULTS.md, "A write's merge beside the next").
+        /// were an eighth of such a stream's time (Benchmarks/RESULTS.md, "Handoffs that start small, and
+        /// a write's merge beside the next").
         var deferFrom = 2_000
 
         /// The size tier of `live` documents above `base` (`floor`): -1 below it, then 0 below
