@@ -64,7 +64,22 @@ final class EngineMergedViewTests: EngineTestCase {
 
 /// Each write wakes the merges off the write path (`EngineIndex.mergeSoon`): batches too large to merge inside
 /// a write (`mergeFactor` of them pass the eager limit) are merged in the background without waiting for a save.
+/// A write's own merge of many documents runs beside the next write (`PendingMerge`); when none follows, the
+/// merged segment is swapped in as soon as it is done, without a save either.
 final class EngineWriteWakesMergesTests: EngineTestCase {
+    /// `batches` writes of `size` records into "parts", then the served segments' sizes once fewer than
+    /// `until` remain (or after 30 s).
+    private func stream(_ engine: Engine, batches: Int, size: Int, until: Int) throws -> (index: EngineIndex, sizes: [Int]) {
+        for batch in 0..<batches {
+            let records = (0..<size).map { record("\(batch)-\($0)", ["name": .string("widget part \(batch) \($0)")]) }
+            _ = try engine.saveObjects(records, index: "parts")
+        }
+        let index = try engine.existing("parts")
+        let deadline = Date().addingTimeInterval(30)
+        while index.views.primary.index.segments.count >= until && Date() < deadline { usleep(10_000) }
+        return (index, index.views.primary.index.segments.map(\.count))
+    }
+
     func testBatchesTooLargeForTheWritesAreMergedInTheBackground() throws {
         let engine = try Engine(directory: directory.path, persistDelay: 3600, log: { _ in })
         defer { engine.close() }
@@ -73,24 +88,14 @@ final class EngineWriteWakesMergesTests: EngineTestCase {
         XCTAssertEqual(policy.tier(size, above: policy.floor), 0)
         XCTAssertGreaterThan(policy.mergeFactor * size, policy.eagerLimit)
         let batches = policy.mergeFactor + 2
-        for batch in 0..<batches {
-            let records = (0..<size).map { record("\(batch)-\($0)", ["name": .string("widget part \(batch) \($0)")]) }
-            _ = try engine.saveObjects(records, index: "parts")
-        }
-        let index = try engine.existing("parts")
-        let deadline = Date().addingTimeInterval(30)
-        while index.views.primary.index.segments.count >= batches && Date() < deadline { usleep(10_000) }
+        let (index, sizes) = try stream(engine, batches: batches, size: size, until: batches)
         // `mergeFactor` batches of one tier merged into one (which ones depends on when the merge ran); the
         // others wait for more.
-        XCTAssertEqual(index.views.primary.index.segments.map(\.count).sorted(), [size, size, policy.mergeFactor * size])
+        XCTAssertEqual(sizes.sorted(), [size, size, policy.mergeFactor * size])
         XCTAssertEqual(index.saves, 0, "merged without a save")
         XCTAssertEqual(try engine.search(index: "parts", parameters: ["query": "widget", "hitsPerPage": 0]).nbHits, batches * size)
     }
-}
 
-/// A write's own merge of many documents runs beside the next write (`PendingMerge`); when none follows,
-/// the merged segment is swapped in as soon as it is done, without a save.
-final class EngineWriteMergeBesideTests: EngineTestCase {
     func testAWritesMergeIsServedOnceDoneWithoutAnotherWrite() throws {
         let engine = try Engine(directory: directory.path, persistDelay: 3600, log: { _ in })
         defer { engine.close() }
@@ -99,15 +104,9 @@ final class EngineWriteMergeBesideTests: EngineTestCase {
         XCTAssertGreaterThanOrEqual(policy.mergeFactor * size, policy.deferFrom)
         XCTAssertLessThanOrEqual(policy.mergeFactor * size, policy.eagerLimit)
         let batches = policy.writeStall + 1
-        for batch in 0..<batches {
-            let records = (0..<size).map { record("\(batch)-\($0)", ["name": .string("widget part \(batch) \($0)")]) }
-            _ = try engine.saveObjects(records, index: "parts")
-        }
-        let index = try engine.existing("parts")
-        let deadline = Date().addingTimeInterval(30)
-        while index.views.primary.index.segments.count > 2 && Date() < deadline { usleep(10_000) }
+        let (index, sizes) = try stream(engine, batches: batches, size: size, until: 3)
         // The last write's merge of the newest `mergeFactor` segments, the last write's own among them.
-        XCTAssertEqual(index.views.primary.index.segments.map(\.count), [size, policy.mergeFactor * size])
+        XCTAssertEqual(sizes, [size, policy.mergeFactor * size])
         XCTAssertNil(index.views.primary.index.pending)
         XCTAssertEqual(index.saves, 0, "served without a save")
         XCTAssertEqual(try engine.search(index: "parts", parameters: ["query": "widget", "hitsPerPage": 0]).nbHits, batches * size)
