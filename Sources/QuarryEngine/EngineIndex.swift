@@ -172,7 +172,7 @@ final class EngineIndex: Sendable {
 
     /// The merges `compactIfNeeded` runs: whether one is still due, and the size of the largest made.
     private func mergeWhatIsDue(quietOnly: Bool) -> (pending: Bool, largest: Int) {
-        let keys: [String?] = [nil] + self.views.replicas.keys.map { $0 }
+        let keys = self.views.keys
         let saved = persisted.withLock { $0.generations }
         var pending = false, largest = 0
         for key in keys {
@@ -201,7 +201,7 @@ final class EngineIndex: Sendable {
                     var updated = view
                     updated.index = rebased
                     current.withLock { views in
-                        if let key { views.replicas[key] = updated } else { views.primary = updated }
+                        views.replace(key, with: updated)
                     }
                     return view.generation
                 }
@@ -225,8 +225,7 @@ final class EngineIndex: Sendable {
     /// Has each merge the write left running in `views` swap itself in as soon as it is done, rather
     /// than when the next write ends: meanwhile searches read its parts (`PendingMerge`).
     private func settleWhenDone(_ views: EngineIndexViews) {
-        let keys: [String?] = [nil] + views.replicas.keys.map { $0 }
-        for key in keys {
+        for key in views.keys {
             guard let index = views.view(key)?.index, let pending = index.pending else { continue }
             pending.whenDone { [weak self] in self?.settle(index, key: key) }
         }
@@ -241,7 +240,7 @@ final class EngineIndex: Sendable {
             guard let view = views.view(key), view.index === index else { return }
             var updated = view
             updated.index = settled
-            if let key { views.replicas[key] = updated } else { views.primary = updated }
+            views.replace(key, with: updated)
         }
     }
 
@@ -285,7 +284,7 @@ final class EngineIndex: Sendable {
                 } else {
                     return
                 }
-                if let key { views.replicas[key] = updated } else { views.primary = updated }
+                views.replace(key, with: updated)
             }
         }
     }

@@ -33,6 +33,14 @@ struct EngineIndexViews: Sendable {
         return replicas[replica]
     }
 
+    /// Every view's key for `view(_:)`: nil for the primary, then each replica's name.
+    var keys: [String?] { [nil] + replicas.keys.map { $0 } }
+
+    /// Replaces the primary (nil) or the named replica's view with `view` (the same one, its index changed).
+    mutating func replace(_ replica: String?, with view: EngineIndexSnapshot) {
+        if let replica { replicas[replica] = view } else { primary = view }
+    }
+
     /// The views after `change`, built while the transaction is still open
     /// so that the swap can follow the commit at once.
     func applying(_ change: EngineIndexChange, store: IndexStore, buildMS: Int) throws(BackendError) -> EngineIndexViews {

@@ -15,37 +15,25 @@ struct PendingMerge: Sendable {
     /// Where the parts lie among the segments of the index that carries it.
     let range: Range<Int>
     private let result: Eventual<Segment>
-    /// Whether the merge is done, and what runs once it is (`whenDone`).
-    private let completion: Locked<(done: Bool, then: (@Sendable () -> Void)?)>
 
     init(parts: [Segment], dead: [Bitset], range: Range<Int>, order: StaticOrder, facets: FacetLayout) {
         self.range = range
-        let result = Eventual<Segment>(), completion = Locked<(done: Bool, then: (@Sendable () -> Void)?)>((false, nil))
+        let result = Eventual<Segment>()
         self.result = result
-        self.completion = completion
         // A write's thread is lowered, and this one inherits its nice value (`BackgroundThread`).
         DetachedThread.startOrFail(name: "quarry-merge") {
             result.deliver(SegmentMerge.merge(parts, dead: dead, order: order, facets: facets))
-            let then = completion.withLock { state in
-                state.done = true
-                defer { state.then = nil }
-                return state.then
-            }
-            then?()
         }
     }
 
-    private init(range: Range<Int>, result: Eventual<Segment>,
-                 completion: Locked<(done: Bool, then: (@Sendable () -> Void)?)>) {
+    private init(range: Range<Int>, result: Eventual<Segment>) {
         self.range = range
         self.result = result
-        self.completion = completion
     }
 
     /// The same merge, its parts moved by `offset` positions (segments before them were merged).
     func shifted(by offset: Int) -> PendingMerge {
-        PendingMerge(range: (range.lowerBound + offset)..<(range.upperBound + offset), result: result,
-                     completion: completion)
+        PendingMerge(range: (range.lowerBound + offset)..<(range.upperBound + offset), result: result)
     }
 
     /// The merged segment, once the thread is done.
@@ -56,10 +44,6 @@ struct PendingMerge: Sendable {
     /// Runs `body` on the merge's thread once it is done, or at once if it is; one body per merge, the
     /// last given. It may hold the index carrying this merge: it is let go of once it ran.
     func whenDone(_ body: @escaping @Sendable () -> Void) {
-        let now = completion.withLock { state in
-            if !state.done { state.then = body }
-            return state.done
-        }
-        if now { body() }
+        result.whenDelivered { _ in body() }
     }
 }
