@@ -82,9 +82,6 @@ final class EngineImportBuild {
     /// False once the builds were given up: the views must be rebuilt from the store.
     var isBuilding: Bool { primary != nil }
 
-    /// True when the index was empty before the import: the builds are the views.
-    var startedEmpty: Bool { bases == nil }
-
     /// Takes the record the store now holds under `docID`.
     func add(docID: DocID, record: JSONObject) {
         added += 1
