@@ -17,27 +17,12 @@ func runMerge(_ arguments: [String]) throws {
         exit(2)
     }
     let rounds = arguments.count > 5 ? Int(arguments[5]) ?? 5 : 5
-    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: arguments[2]))
-    var records: [JSONObject] = [], pending = Data()
-    while records.count < parts * size, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-        pending.append(chunk)
-        var start = pending.startIndex
-        while records.count < parts * size, let end = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            if end > start, case .object(let record) = try JSONParser.parse(pending[start..<end]) { records.append(record) }
-            start = pending.index(after: end)
-        }
-        pending = Data(pending[start...])
-    }
+    var records = try CatalogueFile.records(arguments[2], limit: parts * size)
     guard records.count == parts * size else {
         print("the catalogue holds \(records.count) records, fewer than \(parts * size)")
         exit(2)
     }
-    var settings = IndexSettings()
-    try settings.merge([
-        "searchableAttributes": ["name", "brand", "description"],
-        "attributesForFaceting": ["brand", "categories.lvl0", "tags"],
-        "customRanking": ["desc(popularity)"],
-    ])
+    let settings = try CatalogueFile.settings()
     let batches = (0..<parts).map { p in (p * size..<(p + 1) * size).map { (DocID($0), records[$0]) } }
     let clock = ContinuousClock()
     let began = clock.now

@@ -18,21 +18,9 @@ func runRealistic(_ arguments: [String]) throws {
         exit(2)
     }
     let passes = arguments.count > 4 ? Int(arguments[4]) ?? 2 : 2
-    let data = try Data(contentsOf: URL(fileURLWithPath: arguments[2]))
-    var records: [JSONObject] = []
-    var start = data.startIndex
-    while start < data.endIndex {
-        let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
-        if end > start, case .object(let record) = try JSONParser.parse(data[start..<end]) { records.append(record) }
-        start = data.index(after: end)
-    }
+    let records = try CatalogueFile.records(arguments[2])
     let keystrokes = try String(contentsOfFile: arguments[3], encoding: .utf8).split(separator: "\n").map(String.init)
-    var settings = IndexSettings()
-    try settings.merge([
-        "searchableAttributes": ["name", "brand", "description"],
-        "attributesForFaceting": ["brand", "categories.lvl0", "tags"],
-        "customRanking": ["desc(popularity)"],
-    ])
+    let settings = try CatalogueFile.settings()
     let clock = ContinuousClock()
     var index: SearchIndex?
     let sizes = arguments.count > 5 ? arguments[5].split(separator: ",").map { Int($0) } : []

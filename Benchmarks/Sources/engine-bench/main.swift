@@ -30,7 +30,7 @@ func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.
 let arguments = CommandLine.arguments
 /// The workloads named by the first argument; without one of these names, the synthetic catalogue below.
 let workloads: [String: ([String]) throws -> Void] = [
-    "realistic": runRealistic, "merge": runMerge, "parse": runParse, "frames": runFrames,
+    "realistic": runRealistic, "merge": runMerge, "build": runBuild, "parse": runParse, "frames": runFrames,
 ]
 if arguments.count > 1, let run = workloads[arguments[1]] {
     try run(arguments)
