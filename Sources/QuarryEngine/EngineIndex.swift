@@ -104,10 +104,11 @@ final class EngineIndex: Sendable {
     /// and they are joined after it (their builds cannot fail), so that
     /// committing (the log's sync) and finishing the builds overlap: a batch of
     /// 1,000 records streamed 3–4% faster (Benchmarks/RESULTS.md, "The commit
-    /// beside the build's end"). Meanwhile a search on another connection may
-    /// read the views before the write while `getObjects` reads the committed
-    /// records: no reply has promised them yet (protocol/README.md, "Ordering
-    /// guarantees" 5), and the write's own connection waits for the reply.
+    /// beside the build's end, and other allocators"). Meanwhile a search on
+    /// another connection may read the views before the write while
+    /// `getObjects` reads the committed records: no reply has promised them
+    /// yet (protocol/README.md, "Ordering guarantees" 5), and the write's own
+    /// connection waits for the reply.
     /// Returns nil when the index was closed or deleted meanwhile.
     func write<T>(
         _ body: (IndexStore, EngineIndexViews) throws(BackendError) -> (T, EngineIndexChange)
