@@ -42,11 +42,11 @@ struct DocumentPositions: Sendable {
         var frequency = [UInt32](repeating: 0, count: termCount)
         for term in tokens.terms { frequency[Int(term)] &+= 1 }
         // Ties go by sorted term id, so the codes do not depend on the order terms were interned in.
-        let byFrequency = (0..<termCount).sorted {
-            frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : sortedTerm[$0] < sortedTerm[$1]
-        }
+        var termOfSorted = [UInt32](repeating: 0, count: termCount)
+        for (term, sorted) in sortedTerm.enumerated() { termOfSorted[Int(sorted)] = UInt32(term) }
+        let bySortedFrequency = FrequencyOrder.sorted(frequency, ids: sortedTerm)
         var codeOf = [UInt32](repeating: 0, count: termCount)
-        for (code, term) in byFrequency.enumerated() { codeOf[term] = UInt32(code) }
+        for (code, sorted) in bySortedFrequency.enumerated() { codeOf[Int(termOfSorted[Int(sorted)])] = UInt32(code) }
         // Each document's length first, then its bytes front to back.
         var starts = [UInt32](repeating: 0, count: tokens.documentCount + 1)
         tokens.terms.withUnsafeBufferPointer { terms in
@@ -79,7 +79,7 @@ struct DocumentPositions: Sendable {
                 }
             }
         }
-        self.init(starts: StoredArray(starts), bytes: bytes, terms: StoredArray(byFrequency.lazy.map { sortedTerm[$0] }),
+        self.init(starts: StoredArray(starts), bytes: bytes, terms: StoredArray(bySortedFrequency),
                   tokenCount: tokens.terms.count)
     }
 

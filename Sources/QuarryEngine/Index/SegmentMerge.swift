@@ -293,9 +293,9 @@ struct SegmentMerge: Sendable {
             }
         }
         // As a build codes them: by descending frequency, ties by term id.
-        let byFrequency = (0..<termCount).sorted { frequency[$0] != frequency[$1] ? frequency[$0] > frequency[$1] : $0 < $1 }
+        let byFrequency = FrequencyOrder.sorted(frequency)
         var codeOfTerm = [UInt32](repeating: 0, count: termCount)
-        for (code, term) in byFrequency.enumerated() { codeOfTerm[term] = UInt32(code) }
+        for (code, term) in byFrequency.enumerated() { codeOfTerm[Int(term)] = UInt32(code) }
         let recode = parts.enumerated().map { p, segment in
             segment.positions.terms.map { codeOfTerm[Int(termMaps[p][Int($0)])] }
         }
@@ -332,7 +332,7 @@ struct SegmentMerge: Sendable {
         for window in windows { window.finish() }
         bytes.appendZeros(TokenCoding.padding)
         guard let stored = bytes.finish() else { return nil }
-        return DocumentPositions(starts: StoredArray(starts), bytes: stored, terms: StoredArray(byFrequency.lazy.map { UInt32($0) }),
+        return DocumentPositions(starts: StoredArray(starts), bytes: stored, terms: StoredArray(byFrequency),
                                  tokenCount: tokenCount)
     }
 }
