@@ -202,11 +202,7 @@ final class EngineIndex: Sendable {
                 // `current`'s lock, which searches take.
                 let swapped = store.withLock { _ -> UInt64? in
                     guard let view = self.views.view(key), let rebased = view.index.rebasing(merge) else { return nil }
-                    var updated = view
-                    updated.index = rebased
-                    current.withLock { views in
-                        views.replace(key, with: updated)
-                    }
+                    current.withLock { $0.replaceIndex(of: key, with: rebased) }
                     return view.generation
                 }
                 guard let generation = swapped else {
@@ -241,10 +237,8 @@ final class EngineIndex: Sendable {
     private func settle(_ index: SearchIndex, key: String?) {
         let settled = index.settled()
         current.withLock { views in
-            guard let view = views.view(key), view.index === index else { return }
-            var updated = view
-            updated.index = settled
-            views.replace(key, with: updated)
+            guard views.view(key)?.index === index else { return }
+            views.replaceIndex(of: key, with: settled)
         }
     }
 
@@ -280,15 +274,11 @@ final class EngineIndex: Sendable {
         store.withLock { _ in
             current.withLock { views in
                 guard let view = views.view(key) else { return }
-                var updated = view
                 if view.generation == snapshot.generation, view.index === snapshot.index {
-                    updated.index = reopened
+                    views.replaceIndex(of: key, with: reopened)
                 } else if let adopted = view.index.adopting(reopened, savedFrom: snapshot.index) {
-                    updated.index = adopted
-                } else {
-                    return
+                    views.replaceIndex(of: key, with: adopted)
                 }
-                views.replace(key, with: updated)
             }
         }
     }

@@ -36,9 +36,12 @@ struct EngineIndexViews: Sendable {
     /// Every view's key for `view(_:)`: nil for the primary, then each replica's name.
     var keys: [String?] { [nil] + replicas.keys.map { $0 } }
 
-    /// Replaces the primary (nil) or the named replica's view with `view` (the same one, its index changed).
-    mutating func replace(_ replica: String?, with view: EngineIndexSnapshot) {
-        if let replica { replicas[replica] = view } else { primary = view }
+    /// Gives the primary (nil) or the named replica's view `index` (its merged, settled or read-back
+    /// segments), keeping the rest of the view; nothing when there is no such view.
+    mutating func replaceIndex(of replica: String?, with index: SearchIndex) {
+        guard var updated = view(replica) else { return }
+        updated.index = index
+        if let replica { replicas[replica] = updated } else { primary = updated }
     }
 
     /// The views after `change`, built while the transaction is still open

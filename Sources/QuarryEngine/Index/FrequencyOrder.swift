@@ -11,11 +11,7 @@ enum FrequencyOrder {
     static func sorted(_ frequency: [UInt32], ids: [UInt32]? = nil) -> [UInt32] {
         var keys: [UInt64] = []
         keys.reserveCapacity(frequency.count)
-        if let ids {
-            for (term, n) in frequency.enumerated() { keys.append(UInt64(~n) << 32 | UInt64(ids[term])) }
-        } else {
-            for (term, n) in frequency.enumerated() { keys.append(UInt64(~n) << 32 | UInt64(term)) }
-        }
+        for (term, n) in frequency.enumerated() { keys.append(UInt64(~n) << 32 | UInt64(ids?[term] ?? UInt32(term))) }
         keys.sort()
         return keys.map { UInt32(truncatingIfNeeded: $0) }
     }
