@@ -24,6 +24,26 @@ package struct Tokenizer {
         word.removeAll(keepingCapacity: true)
         let count = utf8.count
         while index < count {
+            let byte = utf8[index]
+            if byte < 0x80 {
+                // ASCII, most of most text: a run of letters and digits is copied at once and lower-cased in
+                // place, where folding byte by byte paid an append's checks for each.
+                if Self.isASCIIWordByte(byte) {
+                    var end = index + 1
+                    while end < count && Self.isASCIIWordByte(utf8[end]) { end += 1 }
+                    if start < 0 { start = index }
+                    appendLowercased(UnsafeBufferPointer(rebasing: utf8[index..<end]))
+                    index = end
+                } else {
+                    if start >= 0 {
+                        if !word.isEmpty { body(word, start, index) }
+                        word.removeAll(keepingCapacity: true)
+                        start = -1
+                    }
+                    index += 1
+                }
+                continue
+            }
             let (scalar, length) = Self.decode(utf8, at: index)
             if Normalizer.fold(scalar, into: &word) {
                 if start < 0 { start = index }
@@ -35,6 +55,23 @@ package struct Tokenizer {
             index += length
         }
         if start >= 0 && !word.isEmpty { body(word, start, count) }
+    }
+
+    /// The ASCII bytes `Normalizer.fold` keeps: letters and digits.
+    @inline(__always)
+    private static func isASCIIWordByte(_ byte: UInt8) -> Bool {
+        let letter = byte | 0x20
+        return (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// Appends ASCII letters and digits, lower-cased: setting bit 5 lowers a letter and leaves a digit as it is.
+    private mutating func appendLowercased(_ run: UnsafeBufferPointer<UInt8>) {
+        let from = word.count
+        word.append(contentsOf: run)
+        word.withUnsafeMutableBufferPointer { bytes in
+            for i in from..<bytes.count { bytes[i] |= 0x20 }
+        }
     }
 
     /// Decodes the scalar at `index` of valid UTF-8 (Swift strings always are).
