@@ -191,7 +191,7 @@ public struct JSONParser {
         if let base = UnsafeRawPointer(bytes.baseAddress) {
             while bytes.count - offset >= 8 {
                 let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                if Self.holdsSpecialByte(word) { break }
+                if EscapedBytes.holdsOne(word) { break }
                 ored |= word
                 offset += 8
             }
@@ -201,7 +201,7 @@ public struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<offset])
                 offset += 1
-                let isASCII = ored & Self.highBits == 0
+                let isASCII = ored & EscapedBytes.highBits == 0
                 asciiLength = isASCII ? slice.count : -1
                 return try makeString(slice, isASCII: isASCII, at: contentStart)
             }
@@ -240,19 +240,6 @@ public struct JSONParser {
             }
         }
         throw fail("unterminated string", at: start)
-    }
-
-    private static let lowBits: UInt64 = 0x0101_0101_0101_0101
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// Whether a byte of `word` is a quote, a backslash or a control character: each test is nonzero
-    /// exactly when some byte is zero (or below 0x20) after the comparison, whatever the others hold.
-    private static func holdsSpecialByte(_ word: UInt64) -> Bool {
-        func zeroByte(_ x: UInt64) -> UInt64 { (x &- lowBits) & ~x & highBits }
-        let quote = zeroByte(word ^ (lowBits &* UInt64(UInt8(ascii: "\""))))
-        let backslash = zeroByte(word ^ (lowBits &* UInt64(UInt8(ascii: "\\"))))
-        let control = (word &- lowBits &* 0x20) & ~word & highBits
-        return quote | backslash | control != 0
     }
 
     /// `String(validating:as:)` is generic and looked up its metadata on every call: a tenth of an

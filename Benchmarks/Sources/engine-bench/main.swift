@@ -31,6 +31,7 @@ let arguments = CommandLine.arguments
 /// The workloads named by the first argument; without one of these names, the synthetic catalogue below.
 let workloads: [String: ([String]) throws -> Void] = [
     "realistic": runRealistic, "merge": runMerge, "build": runBuild, "parse": runParse, "frames": runFrames,
+    "encode": runEncode,
 ]
 if arguments.count > 1, let run = workloads[arguments[1]] {
     try run(arguments)
