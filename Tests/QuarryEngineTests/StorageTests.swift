@@ -7,7 +7,8 @@ import QuarrySearchContract
 /// 1. records, settings and the generation survive closing and reopening;
 /// 2. every write transaction bumps the generation by one;
 /// 3. a failing transaction writes nothing and leaves the generation as it was;
-/// 4. upserting an objectID again keeps its docID; deleting returns it;
+/// 4. upserting an objectID again keeps its docID, in the write that stored it or a later one, and new
+///    objectIDs take docIDs above every stored one; deleting returns it;
 /// 5. readers fetch committed records by docID.
 final class StorageTests: XCTestCase {
     func testRoundTripAcrossReopen() throws {
@@ -84,6 +85,43 @@ final class StorageTests: XCTestCase {
         XCTAssertEqual(deleted, first)
         XCTAssertEqual(store.generation, 3)
         XCTAssertEqual(try store.count(), 0)
+    }
+
+    /// An upsert inserts and replaces only when the insert found its objectID: the docID each returns must
+    /// come from its own statement, however new and known objectIDs alternate (past the dictionary's
+    /// sample too, when the bodies are compressed).
+    func testUpsertsOfNewAndKnownObjectIDsReturnTheirOwnDocIDs() throws {
+        let directory = TemporaryDirectory()
+        let store = try IndexStore(path: directory.path + "/records.sqlite", name: "x", now: 0)
+        func body(_ objectID: String, _ n: Int) -> [UInt8] {
+            JSONWriter.encode(["objectID": .string(objectID), "n": .int(Int64(n)), "text": "a record long enough to compress"])
+        }
+        var expected: [String: (id: DocID, n: Int)] = [:]
+        var next: DocID = 1
+        for round in 0..<3 {
+            try store.write(now: Int64(round + 1)) { () throws(BackendError) in
+                for n in 0..<3_000 {
+                    // Every third one names an earlier objectID (of this write or an earlier one), or a new one.
+                    let serial = round * 3_000 + n
+                    let objectID = n % 3 == 2 ? "r\((serial * 7_919) % serial)" : "r\(serial)"
+                    let id = try store.upsert(objectID: objectID, body: body(objectID, serial))
+                    if let known = expected[objectID] {
+                        XCTAssertEqual(id, known.id, "\(objectID) keeps its docID")
+                    } else {
+                        XCTAssertEqual(id, next, "\(objectID) takes the next docID")
+                        next += 1
+                    }
+                    expected[objectID] = (id, serial)
+                }
+            }
+        }
+        XCTAssertEqual(try store.count(), expected.count)
+        XCTAssertGreaterThan(9_000 - expected.count, 1_000, "many upserts replaced a record")
+        for (objectID, want) in expected {
+            let stored = try XCTUnwrap(store.record(objectID: objectID))
+            XCTAssertEqual(stored.0, want.id)
+            XCTAssertEqual(stored.1["n"], .int(Int64(want.n)), "the last upsert of \(objectID) is the one stored")
+        }
     }
 
     func testReadersSeeCommittedRecordsByDocID() throws {

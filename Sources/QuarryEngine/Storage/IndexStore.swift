@@ -44,7 +44,8 @@ final class IndexStore {
     private var sample = RecordSample()
     var recordCompaction = RecordCompactionState()
 
-    private let upsertStatement: SQLiteStatement
+    private let insertStatement: SQLiteStatement
+    private let replaceStatement: SQLiteStatement
     private let deleteStatement: SQLiteStatement
     private let bodyStatement: SQLiteStatement
     private let setMetaStatement: SQLiteStatement
@@ -73,10 +74,11 @@ final class IndexStore {
         // A million-record import grows the WAL; truncate it after checkpoints.
         try connection.execute("PRAGMA journal_size_limit=\(walLimit)")
         try connection.execute("PRAGMA cache_size=-\(Self.cacheKiB)")
-        // Each upsert keeps its pages' prior images in a statement journal (the objectID index may refuse
-        // it midway). SQLite moves that journal to a temporary file once one statement's passes 64 KiB and
-        // keeps it there for the rest of the transaction: a 300k-record import then wrote 1.5 GB to it, two
-        // write calls a page of every later upsert. In memory it is cut back after each statement.
+        // A statement that may fail midway keeps its pages' prior images in a statement journal (upserts
+        // did, when one statement both inserted and replaced). SQLite moves that journal to a temporary file
+        // once one statement's passes 64 KiB and keeps it there for the rest of the transaction: a
+        // 300k-record import then wrote 1.5 GB to it, two write calls a page of every later upsert. In
+        // memory it is cut back after each statement.
         // (`VACUUM` builds its copy of the store as a temporary database: it sets this back first.)
         try connection.execute("PRAGMA temp_store=MEMORY")
         // `body` is TEXT (the JSON) or BLOB (compressed, see `RecordCodec`): TEXT affinity keeps blobs as they are.
@@ -88,10 +90,12 @@ final class IndexStore {
             """)
         compressor = try RecordCompressor()
         decompressor = try RecordDecompressor(connection: connection)
-        upsertStatement = try connection.prepare("""
-            INSERT INTO records(objectID, body) VALUES(?1, ?2)
-            ON CONFLICT(objectID) DO UPDATE SET body = excluded.body RETURNING docID
-            """)
+        // An upsert inserts, ignoring a known objectID, and only then replaces that row's body: a single
+        // `ON CONFLICT DO UPDATE … RETURNING` opened a table for its returned row and a statement journal
+        // on every call, and stored a record in 4.7 µs where these take 2.4 (Benchmarks/RESULTS.md,
+        // "Records inserted, replaced only when known").
+        insertStatement = try connection.prepare("INSERT OR IGNORE INTO records(objectID, body) VALUES(?1, ?2)")
+        replaceStatement = try connection.prepare("UPDATE records SET body = ?2 WHERE objectID = ?1 RETURNING docID")
         deleteStatement = try connection.prepare("DELETE FROM records WHERE objectID = ?1 RETURNING docID")
         bodyStatement = try connection.prepare("SELECT docID, body FROM records WHERE objectID = ?1")
         setMetaStatement = try connection.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)")
@@ -190,21 +194,39 @@ final class IndexStore {
     /// compressed with the dictionary the store compresses with now, else the JSON is compressed here.
     func upsert(objectID: String, prepared: PreparedRecordBody) throws(BackendError) -> DocID {
         precondition(inTransaction, "IndexStore mutation outside write(_:)")
-        upsertStatement.bind(1, objectID)
-        if let dictionary = prepared.dictionary, dictionary === compressor.dictionary {
-            if let blob = prepared.blob {
-                upsertStatement.bind(2, blob: blob)
-            } else {
-                upsertStatement.bind(2, utf8: prepared.json)
-            }
-        } else if let blob = try compressed(prepared.json) {
-            upsertStatement.bind(2, blob: blob)
-        } else {
-            upsertStatement.bind(2, utf8: prepared.json)
+        let body = try storedBody(prepared)
+        insertStatement.bind(1, objectID)
+        body.bind(2, to: insertStatement)
+        do {
+            defer { insertStatement.reset() }
+            _ = try insertStatement.step()
         }
-        defer { upsertStatement.reset() }
-        guard try upsertStatement.step() else { throw .storage("upsert returned no docID") }
-        return try Self.docID(upsertStatement.int64(0))
+        if connection.changes == 1 { return try Self.docID(connection.lastInsertRowID) }
+        replaceStatement.bind(1, objectID)
+        body.bind(2, to: replaceStatement)
+        defer { replaceStatement.reset() }
+        guard try replaceStatement.step() else { throw .storage("upsert returned no docID") }
+        return try Self.docID(replaceStatement.int64(0))
+    }
+
+    /// What `records.body` holds for a record (`RecordCodec`).
+    private enum StoredBody {
+        case blob([UInt8])
+        case text([UInt8])
+
+        func bind(_ index: Int32, to statement: SQLiteStatement) {
+            switch self {
+            case .blob(let bytes): statement.bind(index, blob: bytes)
+            case .text(let bytes): statement.bind(index, utf8: bytes)
+            }
+        }
+    }
+
+    private func storedBody(_ prepared: PreparedRecordBody) throws(BackendError) -> StoredBody {
+        if let dictionary = prepared.dictionary, dictionary === compressor.dictionary {
+            return prepared.blob.map(StoredBody.blob) ?? .text(prepared.json)
+        }
+        return try compressed(prepared.json).map(StoredBody.blob) ?? .text(prepared.json)
     }
 
     func delete(objectID: String) throws(BackendError) -> DocID? {

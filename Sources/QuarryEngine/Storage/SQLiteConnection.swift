@@ -87,6 +87,18 @@ final class SQLiteConnection {
         return Int(current)
     }
 
+    /// Rows the last finished INSERT, UPDATE or DELETE changed.
+    var changes: Int {
+        guard let db = handle else { return 0 }
+        return Int(sqlite3_changes(db))
+    }
+
+    /// The rowid of the last row an INSERT added on this connection.
+    var lastInsertRowID: Int64 {
+        guard let db = handle else { return 0 }
+        return sqlite3_last_insert_rowid(db)
+    }
+
     var errorMessage: String {
         guard let db = handle else { return "connection closed" }
         return String(cString: sqlite3_errmsg(db))
