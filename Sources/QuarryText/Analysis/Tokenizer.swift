@@ -24,35 +24,28 @@ package struct Tokenizer {
         word.removeAll(keepingCapacity: true)
         let count = utf8.count
         while index < count {
-            let byte = utf8[index]
-            if byte < 0x80 {
+            let inWord: Bool, next: Int
+            if utf8[index] < 0x80 {
                 // ASCII, most of most text: a run of letters and digits is copied at once and lower-cased in
                 // place, where folding byte by byte paid an append's checks for each.
-                if Self.isASCIIWordByte(byte) {
-                    var end = index + 1
-                    while end < count && Self.isASCIIWordByte(utf8[end]) { end += 1 }
-                    if start < 0 { start = index }
-                    appendLowercased(UnsafeBufferPointer(rebasing: utf8[index..<end]))
-                    index = end
-                } else {
-                    if start >= 0 {
-                        if !word.isEmpty { body(word, start, index) }
-                        word.removeAll(keepingCapacity: true)
-                        start = -1
-                    }
-                    index += 1
-                }
-                continue
+                var end = index
+                while end < count && Self.isASCIIWordByte(utf8[end]) { end += 1 }
+                inWord = end > index
+                if inWord { appendLowercased(UnsafeBufferPointer(rebasing: utf8[index..<end])) }
+                next = inWord ? end : index + 1
+            } else {
+                let (scalar, length) = Self.decode(utf8, at: index)
+                inWord = Normalizer.fold(scalar, into: &word)
+                next = index + length
             }
-            let (scalar, length) = Self.decode(utf8, at: index)
-            if Normalizer.fold(scalar, into: &word) {
+            if inWord {
                 if start < 0 { start = index }
             } else if start >= 0 {
                 if !word.isEmpty { body(word, start, index) }
                 word.removeAll(keepingCapacity: true)
                 start = -1
             }
-            index += length
+            index = next
         }
         if start >= 0 && !word.isEmpty { body(word, start, count) }
     }
