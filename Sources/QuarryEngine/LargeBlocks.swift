@@ -2,6 +2,7 @@
 import CMalloc
 import Glibc
 #endif
+import QuarrySync
 
 /// Where do the large arrays of writes and merges go once freed?
 ///
@@ -27,11 +28,37 @@ public enum LargeBlocks {
     }
 
     /// Hands the free blocks glibc keeps resident in its arenas back to the system (`malloc_trim`): after
-    /// an index was replaced, a merge, a large write.
+    /// an index was replaced, a merge, large writes.
     static func handBackFreed() {
         #if canImport(Glibc)
         _ = malloc_trim(0)
         #endif
+    }
+
+    /// When writes hand back what they freed: once the documents they wrote since the last time reach
+    /// `documents`. A trim costs the writer about as much after a batch of 1,000 as after one of 5,000 (it
+    /// walks every arena, and the next builds fault in again the pages it handed back), so small batches
+    /// share one, and what the arenas keep between two stays what one batch of 5,000 left them before
+    /// (Benchmarks/RESULTS.md, "Writes share a trim").
+    struct WriteSchedule: Sendable {
+        var documents = 5_000
+        private var written = 0
+
+        /// Counts a write's documents; true when it is the one to hand back.
+        mutating func isDue(afterWriting count: Int) -> Bool {
+            written += count
+            guard written >= documents else { return false }
+            written = 0
+            return true
+        }
+    }
+
+    /// One schedule for every index: the arenas are the process's.
+    private static let writeSchedule = Locked(WriteSchedule())
+
+    /// Hands the free blocks back after a write, when `WriteSchedule` says so.
+    static func handBackFreed(afterWriting documents: Int) {
+        if writeSchedule.withLock({ $0.isDue(afterWriting: documents) }) { handBackFreed() }
     }
 
     /// The threshold to set: none when `MALLOC_MMAP_THRESHOLD_` or `GLIBC_TUNABLES` chose one (a user

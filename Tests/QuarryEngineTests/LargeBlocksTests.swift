@@ -12,4 +12,13 @@ final class LargeBlocksTests: XCTestCase {
         XCTAssertEqual(LargeBlocks.threshold { $0 == "GLIBC_TUNABLES" ? "glibc.malloc.arena_max=2" : nil }, 4 << 20,
                        "another tunable leaves the threshold to Quarry")
     }
+
+    func testSmallWritesShareAHandBackAndALargeOneHasItsOwn() {
+        var schedule = LargeBlocks.WriteSchedule()
+        XCTAssertEqual((1...10).map { _ in schedule.isDue(afterWriting: 1_000) },
+                       [false, false, false, false, true, false, false, false, false, true])
+        XCTAssertEqual((1...3).map { _ in schedule.isDue(afterWriting: 5_000) }, [true, true, true])
+        XCTAssertEqual([2_000, 2_000, 20_000, 256].map { schedule.isDue(afterWriting: $0) }, [false, false, true, false],
+                       "what a write beyond the bound wrote does not count toward the next")
+    }
 }
