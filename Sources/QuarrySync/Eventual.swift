@@ -28,6 +28,11 @@ public final class Eventual<Value: Sendable>: @unchecked Sendable {
         if let delivered { body(delivered) }
     }
 
+    /// True once the value is delivered: `wait()` would not wait.
+    public var isDelivered: Bool {
+        condition.withLock { value != nil }
+    }
+
     /// Waits until the value is delivered.
     public func wait() -> Value {
         condition.withLock {

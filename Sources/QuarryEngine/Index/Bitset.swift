@@ -35,6 +35,18 @@ struct Bitset: Sendable, Equatable {
         }
     }
 
+    /// Calls `body` with each ordinal in the set but not in `earlier`, ascending: what was inserted since
+    /// `earlier`, a copy of this set before.
+    func forEachInserted(since earlier: Bitset, _ body: (Int) -> Void) {
+        for (w, word) in words.enumerated() {
+            var added = word & ~(w < earlier.words.count ? earlier.words[w] : 0)
+            while added != 0 {
+                body(w << 6 + added.trailingZeroBitCount)
+                added &= added &- 1
+            }
+        }
+    }
+
     mutating func insert(_ n: Int) {
         let w = n >> 6
         if w >= words.count { words.append(contentsOf: repeatElement(0, count: w + 1 - words.count)) }

@@ -6,15 +6,15 @@ extension SearchIndex {
     /// same segments and merges), without holding the records in memory. `built` must have been built
     /// with this index's settings, and `replaced` must hold every docID of `built` that this index holds.
     func appending(_ built: SearchIndex, replacing replaced: Set<DocID>) -> SearchIndex {
-        if pending != nil { return settled().appending(built, replacing: replaced) }
         var dead = self.dead
         for id in replaced {
             for (s, segment) in segments.enumerated() {
                 if let ordinal = segment.ordinal(of: id) { dead[s].insert(ordinal) }
             }
         }
-        let appended = SearchIndex(
-            settings: settings, layout: layout, order: order, segments: segments + built.segments, dead: dead + built.dead)
+        // A write's merge still running is carried: its parts keep their places, before the new segments.
+        let appended = SearchIndex(settings: settings, layout: layout, order: order, segments: segments + built.segments,
+                                   dead: dead + built.dead, pending: pending)
         // An empty update appends nothing and runs the merge policy, as a write of these records would.
         return appended.updating(upserts: [], deletions: [])
     }

@@ -48,23 +48,24 @@ extension SearchIndex {
         let range = merge.range
         guard range.upperBound <= segments.count, settings == merge.base.settings else { return nil }
         for s in range where segments[s].identity != merge.base.segments[s].identity { return nil }
-        var deleted = Bitset(capacity: merge.segment.count)
-        for s in range {
-            let now = dead[s].words, then = merge.base.dead[s].words
-            for (w, word) in now.enumerated() {
-                var added = word & ~(w < then.count ? then[w] : 0)
-                while added != 0 {
-                    let ordinal = w << 6 + added.trailingZeroBitCount
-                    added &= added - 1
-                    if let merged = merge.segment.ordinal(of: segments[s].docIDs[ordinal]) { deleted.insert(merged) }
-                }
-            }
-        }
         var segments = self.segments, dead = self.dead
-        segments.replaceSubrange(range, with: [merge.segment])
-        dead.replaceSubrange(range, with: [deleted])
+        Self.replace(range, of: &segments, &dead, with: merge.segment, deadWhenBegun: merge.base.dead[range])
         // A write's merge begun since, of newer segments, still holds; one of the same segments is dropped.
         let pending = self.pending.flatMap { $0.range.lowerBound >= range.upperBound ? $0.shifted(by: 1 - range.count) : nil }
         return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead, pending: pending)
+    }
+
+    /// Replaces `range`'s segments by `merged`, their merge, in which the documents deleted from them since
+    /// the merge began (their dead sets then were `deadWhenBegun`; it left those out) are marked deleted.
+    static func replace(_ range: Range<Int>, of segments: inout [Segment], _ dead: inout [Bitset], with merged: Segment,
+                        deadWhenBegun: ArraySlice<Bitset>) {
+        var deleted = Bitset(capacity: merged.count)
+        for (s, then) in zip(range, deadWhenBegun) {
+            dead[s].forEachInserted(since: then) { ordinal in
+                if let ordinal = merged.ordinal(of: segments[s].docIDs[ordinal]) { deleted.insert(ordinal) }
+            }
+        }
+        segments.replaceSubrange(range, with: [merged])
+        dead.replaceSubrange(range, with: [deleted])
     }
 }

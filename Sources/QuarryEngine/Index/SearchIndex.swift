@@ -137,7 +137,6 @@ public final class SearchIndex: Sendable {
     }
 
     func updating(upserts: [(DocID, JSONObject)], deletions: [DocID], policy: MergePolicy) -> SearchIndex {
-        if pending != nil { return settled().updating(upserts: upserts, deletions: deletions, policy: policy) }
         var dead = self.dead
         // Last upsert of an id wins inside the batch; an id both deleted and upserted ends up upserted.
         var latest: [DocID: Int] = [:]
@@ -160,10 +159,17 @@ public final class SearchIndex: Sendable {
         // The newest segment folds into a tiny predecessor not much larger than itself (or either is empty);
         // past `writeStall` segments, the newest `mergeFactor` merge here too when they are of one tier and
         // small together.
+        var pending = self.pending
         while segments.count >= 2 {
+            // A write's merge that is done is swapped in first (waiting for none).
+            if let done = pending, done.isDone {
+                done.settle(&segments, &dead)
+                pending = nil
+            }
             let n = segments.count
             func live(_ s: Int) -> Int { segments[s].count - dead[s].count }
             var run = (n - 2)..<n
+            var deferred = false
             let folds = live(n - 2) + live(n - 1) <= policy.floor
                 && (live(n - 1) == 0 || live(n - 2) <= policy.foldRatio * live(n - 1))
             if !folds && live(n - 2) > 0 {
@@ -173,29 +179,36 @@ public final class SearchIndex: Sendable {
                 let total = run.reduce(0, { $0 + live($1) })
                 guard tier >= 0, run.allSatisfy({ policy.tier(live($0), above: policy.floor) == tier }),
                       total <= policy.eagerLimit else { break }
-                if total >= policy.deferFrom {
-                    let pending = PendingMerge(parts: Array(segments[run]), dead: Array(dead[run]), range: run,
-                                               order: order, facets: FacetLayout(settings: settings))
-                    return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead,
-                                       pending: pending)
-                }
+                deferred = total >= policy.deferFrom
+            }
+            // A write's merge still running: its parts are neither folded nor merged again until it is done,
+            // and the write waits for it only to begin the next, `mergeFactor` writes after it under a
+            // stream of batches.
+            if let running = pending, run.lowerBound < running.range.upperBound || deferred {
+                guard deferred && run.lowerBound >= running.range.upperBound else { break }
+                running.settle(&segments, &dead)
+                pending = nil
+                continue
+            }
+            if deferred {
+                pending = PendingMerge(parts: Array(segments[run]), dead: Array(dead[run]), range: run,
+                                       order: order, facets: FacetLayout(settings: settings))
+                break
             }
             let merged = merge(segments[run], dead[run])
             segments.replaceSubrange(run, with: [merged])
             dead.replaceSubrange(run, with: [Bitset(capacity: merged.count)])
         }
-        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
+        return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead, pending: pending)
     }
 
     /// This index with its pending merge's segment in place of the merge's parts, once the merge is done
-    /// (waiting for it); itself when no merge is pending. The parts' deleted documents are this index's,
-    /// which the merge left out, so the merged segment has none.
+    /// (waiting for it), and the documents deleted from the parts since it began marked deleted in it;
+    /// itself when no merge is pending.
     func settled() -> SearchIndex {
         guard let pending else { return self }
-        let merged = pending.segment()
         var segments = self.segments, dead = self.dead
-        segments.replaceSubrange(pending.range, with: [merged])
-        dead.replaceSubrange(pending.range, with: [Bitset(capacity: merged.count)])
+        pending.settle(&segments, &dead)
         return SearchIndex(settings: settings, layout: layout, order: order, segments: segments, dead: dead)
     }
 
