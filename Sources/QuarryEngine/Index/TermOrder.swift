@@ -10,11 +10,7 @@
 enum TermOrder {
     /// The ids `0..<count` of the terms at `offsets` in `bytes` (term `i` is
     /// `bytes[offsets[i]..<offsets[i + 1]]`), in dictionary order. Terms must be distinct.
-    ///
-    /// The keys are sorted by their bytes, least significant first, each pass stable (a radix sort): a
-    /// comparison sort, which this replaced, took two thirds of a batch's dictionary time, at the end of
-    /// its build where its writer waits (Benchmarks/RESULTS.md, "Dictionaries sorted by radix"). Terms
-    /// whose keys agree are then ordered by their remaining bytes.
+    /// The keys are sorted by radix (`RadixSort`), then terms whose keys agree by their remaining bytes.
     static func sorted(bytes: [UInt8], offsets: [UInt32], count: Int) -> [UInt32] {
         bytes.withUnsafeBufferPointer { all in
             offsets.withUnsafeBufferPointer { offsets in
@@ -26,7 +22,7 @@ enum TermOrder {
                     for id in 0..<count { ids[id] = UInt32(id) }
                     initialized = count
                 }
-                radixSort(&keys, &ids)
+                RadixSort.sort(&keys, carrying: &ids)
                 var start = 0
                 while start < count {
                     var end = start + 1
@@ -40,51 +36,6 @@ enum TermOrder {
                     start = end
                 }
                 return ids
-            }
-        }
-    }
-
-    /// Sorts `keys` ascending, moving `ids` along, stably: one pass a byte, least significant first,
-    /// skipping the bytes every key has alike (the padding of short terms' keys, often).
-    static func radixSort(_ keys: inout [UInt64], _ ids: inout [UInt32]) {
-        let count = keys.count
-        guard count > 1 else { return }
-        var histograms = [Int](repeating: 0, count: 8 * 256)
-        var otherKeys = [UInt64](repeating: 0, count: count), otherIDs = [UInt32](repeating: 0, count: count)
-        histograms.withUnsafeMutableBufferPointer { histograms in
-            keys.withUnsafeBufferPointer { keys in
-                for key in keys {
-                    for byte in 0..<8 { histograms[byte << 8 | Int(truncatingIfNeeded: key >> UInt64(byte << 3)) & 0xFF] += 1 }
-                }
-            }
-            for byte in 0..<8 {
-                let shift = UInt64(byte << 3)
-                let first = Int(truncatingIfNeeded: keys[0] >> shift) & 0xFF
-                if histograms[byte << 8 | first] == count { continue }
-                var next = 0
-                for digit in 0..<256 {
-                    let n = histograms[byte << 8 | digit]
-                    histograms[byte << 8 | digit] = next
-                    next += n
-                }
-                keys.withUnsafeBufferPointer { keys in
-                    ids.withUnsafeBufferPointer { ids in
-                        otherKeys.withUnsafeMutableBufferPointer { toKeys in
-                            otherIDs.withUnsafeMutableBufferPointer { toIDs in
-                                for i in 0..<count {
-                                    let key = keys[i]
-                                    let slot = byte << 8 | Int(truncatingIfNeeded: key >> shift) & 0xFF
-                                    let at = histograms[slot]
-                                    histograms[slot] = at + 1
-                                    toKeys[at] = key
-                                    toIDs[at] = ids[i]
-                                }
-                            }
-                        }
-                    }
-                }
-                swap(&keys, &otherKeys)
-                swap(&ids, &otherIDs)
             }
         }
     }
