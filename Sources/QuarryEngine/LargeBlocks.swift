@@ -36,10 +36,11 @@ public enum LargeBlocks {
     }
 
     /// When writes hand back what they freed: once the documents they wrote since the last time reach
-    /// `documents`. A trim costs the writer about as much after a batch of 1,000 as after one of 5,000 (it
-    /// walks every arena, and the next builds fault in again the pages it handed back), so small batches
-    /// share one, and what the arenas keep between two stays what one batch of 5,000 left them before
-    /// (Benchmarks/RESULTS.md, "Writes share a trim").
+    /// `documents`. A trim walks every arena and hands pages back whatever the batch, and the next builds
+    /// fault them in again: after every batch of 1,000 it was 3% of a stream's samples, on the writer's
+    /// thread before its reply. Small batches share one; what the arenas keep between two stays what one
+    /// batch of 5,000 left them before (Benchmarks/RESULTS.md, "Writes share a trim, carry a running
+    /// merge, and sort by radix").
     struct WriteSchedule: Sendable {
         var documents = 5_000
         private var written = 0

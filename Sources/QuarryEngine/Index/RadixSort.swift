@@ -1,8 +1,8 @@
-/// Sorts 64-bit keys one byte a pass, least significant first, each pass stable: for the many small
-/// sorts at the end of a batch's build (its dictionary, its token codes by frequency), where the writer
-/// waits, a comparison sort took several times as long (Benchmarks/RESULTS.md, "Dictionaries sorted by
-/// radix"). The bytes every key has alike (the padding of short terms, the high bytes of small counts) take
-/// no pass.
+/// Sorts 64-bit keys one byte a pass, least significant first, each pass stable: for the small sorts at
+/// the end of a batch's build (its dictionary, its token codes by frequency), where the writer waits, a
+/// comparison sort took about three times as long (Benchmarks/RESULTS.md, "Writes share a trim, carry a
+/// running merge, and sort by radix"). The bytes every key has alike (the padding of short terms, the
+/// high bytes of small counts) take no pass.
 enum RadixSort {
     /// Sorts `keys` ascending.
     static func sort(_ keys: inout [UInt64]) {
