@@ -351,10 +351,10 @@ private struct FlatParts {
 
     init(_ merge: SegmentMerge) {
         let postings = merge.parts.map(\.postings)
-        termMap = Array(merge.termMaps.joined())
-        termOffsets = Array(postings.map(\.offsets).joined())
-        termStarts = Array(postings.map(\.starts).joined())
-        scoreValues = Array(postings.map(\.scoreValues).joined())
+        termMap = merge.termMaps.flatMap { $0 }
+        termOffsets = Array(concatenating: postings.map(\.offsets))
+        termStarts = Array(concatenating: postings.map(\.starts))
+        scoreValues = postings.flatMap(\.scoreValues)
         func bases(_ counts: [Int]) -> [Int] { counts.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1) } }
         termBase = bases(merge.termMaps.map(\.count))
         scoreBase = bases(postings.map(\.scoreValues.count))

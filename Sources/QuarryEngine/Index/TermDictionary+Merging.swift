@@ -14,7 +14,7 @@ extension TermDictionary {
         offsets.reserveCapacity((parts.map(\.count).max() ?? 0) + 1)
         // Term `t` of part `p` is term `first[p] + t` of the parts laid end to end: its bytes are
         // `bounds[g]..<bounds[g + 1]` of `all`, and `keys[g]` its first 8 (zeros past its end).
-        let all = Array(parts.map(\.bytes).joined())
+        let all = Array(concatenating: parts.map(\.bytes))
         var bounds: [Int] = [], first: [Int] = [], byteBase = 0
         for part in parts {
             first.append(bounds.count)
