@@ -147,8 +147,8 @@ final class EngineIndex: Sendable {
             // A large write's build (its tokens, terms and facet values) and the store's scratch were freed in
             // the arenas of the threads that made them, which keep them resident, and the next batch's threads
             // may well take other arenas: handed back, 100k records by batches of 5,000 peaked at 86–97 MiB
-            // instead of 96–114 (Benchmarks/RESULTS.md, "A large write hands back what it freed"). Batches
-            // of fewer share a hand-back.
+            // instead of 96–114 (Benchmarks/RESULTS.md, "A large write hands back what it freed"). Smaller
+            // batches share one (`LargeBlocks.WriteSchedule`).
             if let written, written >= Engine.batchBuildThreshold { LargeBlocks.handBackFreed(afterWriting: written) }
             return (result, store.generation)
         }

@@ -42,7 +42,7 @@ public enum LargeBlocks {
     /// batch of 5,000 left them before (Benchmarks/RESULTS.md, "Writes share a trim, carry a running
     /// merge, and sort by radix").
     struct WriteSchedule: Sendable {
-        var documents = 5_000
+        let documents = 5_000
         private var written = 0
 
         /// Counts a write's documents; true when it is the one to hand back.

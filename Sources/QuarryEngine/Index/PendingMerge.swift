@@ -7,7 +7,7 @@ import QuarrySync
 /// and marking the documents they replace deleted in them; a write waits for it only when its own
 /// merge policy would begin another such merge.
 ///
-/// It holds the merged parts and their deleted documents when it began, not the index, so that the
+/// Its thread holds the parts, and it their deleted documents when it began, not the index, so that the
 /// index holding it is not kept alive by its own merge. An index derived from the one carrying it
 /// keeps the parts where they lie (a write, or `adopting` a saved file's), shifts them (`rebasing` a
 /// merge of older segments), settles it first (`SearchIndex.settled()`), or drops it.

@@ -76,6 +76,18 @@ final class SearchIndexMergingTests: XCTestCase {
     }
 
     /// The sizes of the segments after each of 34 batches of 20 written under `policy`, and the records.
+    /// `count` writes of 40 new records each into an empty index under `policy`, and the records written.
+    private func batchesOf40(_ count: Int, policy: SearchIndex.MergePolicy) -> (index: SearchIndex, records: [DocID: JSONObject]) {
+        var records: [DocID: JSONObject] = [:]
+        var index = SearchIndex.build(settings: settings, records: EmptyCollection())
+        for batch in 0..<count {
+            let upserts = (0..<40).map { k in (DocID(batch * 40 + k), record(batch * 40 + k)) }
+            for (id, r) in upserts { records[id] = r }
+            index = index.updating(upserts: upserts, deletions: [], policy: policy)
+        }
+        return (index, records)
+    }
+
     private func writeBatches(_ policy: SearchIndex.MergePolicy) -> (sizes: [[Int]], index: SearchIndex, records: [DocID: JSONObject]) {
         var records: [DocID: JSONObject] = [:]
         var index = SearchIndex.build(settings: settings, records: EmptyCollection())
@@ -153,13 +165,7 @@ final class SearchIndexMergingTests: XCTestCase {
         // Four segments of 40 whose merge the test delivers itself, so that it runs as long as the test says.
         let policy = SearchIndex.MergePolicy(eagerLimit: 400, floor: 40, mergeFactor: 4, writeStall: 0, deferFrom: 100)
         let apart = SearchIndex.MergePolicy(eagerLimit: 0, floor: 0, writeStall: 100)
-        var records: [DocID: JSONObject] = [:]
-        var index = SearchIndex.build(settings: settings, records: EmptyCollection())
-        for batch in 0..<4 {
-            let upserts = (0..<40).map { k in (DocID(batch * 40 + k), record(batch * 40 + k)) }
-            for (id, r) in upserts { records[id] = r }
-            index = index.updating(upserts: upserts, deletions: [], policy: apart)
-        }
+        var (index, records) = batchesOf40(4, policy: apart)
         index = index.updating(upserts: [], deletions: [DocID(5)], policy: apart)
         records[5] = nil
         let result = Eventual<Segment>()
@@ -257,13 +263,8 @@ final class SearchIndexMergingTests: XCTestCase {
     }
 
     func testMergeIsCarriedOverToWritesMadeMeanwhile() throws {
-        var records: [DocID: JSONObject] = [:]
-        var index = SearchIndex.build(settings: settings, records: EmptyCollection())
-        for batch in 0..<8 {
-            let upserts = (0..<40).map { k in (DocID(batch * 40 + k), record(batch * 40 + k)) }
-            for (id, r) in upserts { records[id] = r }
-            index = index.updating(upserts: upserts, deletions: [], policy: policy)
-        }
+        let (index, written) = batchesOf40(8, policy: policy)
+        var records = written
         XCTAssertEqual(index.segments.count, 8)
         let merge = index.merging(2..<7)
         // Meanwhile: records of the merged segments replaced and deleted, new ones appended.
