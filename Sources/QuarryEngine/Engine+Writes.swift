@@ -18,17 +18,22 @@ extension Engine {
         }
         let outcome = try performWrite(index: name, create: true) { (store, before) throws(BackendError) -> ((), EngineIndexChange) in
             // A large batch is indexed as an import is: each view's segment is built on a thread of its own
-            // while the records are stored (the same segments and merges as `.update` makes).
-            if prepared.count >= Self.batchBuildThreshold, let build = try EngineImportBuild(store: store, before: before) {
+            // while the records are stored (the same segments and merges as `.update` makes). The builds
+            // take the records before the store does, the last of each objectID, and their docIDs after.
+            let kept = prepared.count >= Self.batchBuildThreshold ? Self.lastOfEachObjectID(prepared) : []
+            if !kept.isEmpty, let build = try EngineImportBuild(store: store, before: before, ahead: kept.map { prepared[$0].record }) {
                 let bodies = PreparedRecordBodies(prepared.map(\.record), dictionary: store.recordDictionary)
+                var docIDs: [DocID] = []
+                docIDs.reserveCapacity(prepared.count)
                 do throws(BackendError) {
                     for (objectID, record) in prepared {
-                        build.add(docID: try store.upsert(objectID: objectID, prepared: bodies.next(record)), record: record)
+                        docIDs.append(try store.upsert(objectID: objectID, prepared: bodies.next(record)))
                     }
                 } catch {
                     build.abandon()
                     throw error
                 }
+                build.assign(kept.map { docIDs[$0] })
                 return ((), .building(build))
             }
             var upserts: OrderedDictionary<DocID, JSONObject> = [:]
@@ -39,6 +44,16 @@ extension Engine {
             return ((), .update(upserts: upserts.map { ($0.key, $0.value) }, deletions: []))
         }
         return WriteReceipt(objectIDs: prepared.map(\.objectID), taskID: Int64(outcome.generation))
+    }
+
+    /// The positions of the last record of each objectID in `prepared`, in order: what the store holds
+    /// once they are all written.
+    static func lastOfEachObjectID(_ prepared: [(objectID: String, record: JSONObject)]) -> [Int] {
+        var last: [String: Int] = [:]
+        last.reserveCapacity(prepared.count)
+        for (position, (objectID, _)) in prepared.enumerated() { last[objectID] = position }
+        guard last.count < prepared.count else { return Array(prepared.indices) }
+        return prepared.indices.filter { last[prepared[$0].objectID] == $0 }
     }
 
     /// Merges each object's top-level attributes into the stored record with

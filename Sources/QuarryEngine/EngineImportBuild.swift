@@ -23,6 +23,11 @@ import QuarrySync
 /// the views are rebuilt from the store instead, as before, so memory stays
 /// bounded whatever the file.
 ///
+/// A write's batch takes another way in (`init(store:before:ahead:)`): its
+/// records are given to the builds before the store holds them, so that they
+/// are tokenised while the writer stores them rather than as each is stored,
+/// and their docIDs follow (`assign(_:)`).
+///
 /// Used by one thread at a time. The owner calls `abandon()`, or `endInput()`
 /// and then one of the `Ending`'s `join()` or `abandon()`.
 final class EngineImportBuild {
@@ -53,7 +58,17 @@ final class EngineImportBuild {
     /// Starts one build per view of `store`, with the settings each has now, on top of `before` unless
     /// the store is empty. Nil when a view of `before` was built with other settings than the store's
     /// (the import changed them): only a rebuild from the store is right then.
-    init?(store: IndexStore, before: EngineIndexViews) throws(BackendError) {
+    convenience init?(store: IndexStore, before: EngineIndexViews) throws(BackendError) {
+        try self.init(store: store, before: before, records: nil)
+    }
+
+    /// Starts the builds as `init(store:before:)` does, each given `records` whole at once, whose
+    /// objectIDs must be distinct: the owner then calls `assign(_:)` with their docIDs, not `add`.
+    convenience init?(store: IndexStore, before: EngineIndexViews, ahead records: [JSONObject]) throws(BackendError) {
+        try self.init(store: store, before: before, records: records)
+    }
+
+    private init?(store: IndexStore, before: EngineIndexViews, records: [JSONObject]?) throws(BackendError) {
         storedMax = try store.maxDocID()
         newest = storedMax
         if storedMax == 0 {
@@ -72,10 +87,12 @@ final class EngineImportBuild {
             }
             self.bases = bases
         }
-        primary = BackgroundIndexBuild(settings: store.settings, spillDirectory: store.directory)
-        replicas = store.settings.replicas.map {
-            ($0.name, BackgroundIndexBuild(settings: store.effectiveSettings(replica: $0.name), spillDirectory: store.directory))
+        func start(_ settings: IndexSettings) -> BackgroundIndexBuild {
+            guard let records else { return BackgroundIndexBuild(settings: settings, spillDirectory: store.directory) }
+            return BackgroundIndexBuild(settings: settings, records: records, spillDirectory: store.directory)
         }
+        primary = start(store.settings)
+        replicas = store.settings.replicas.map { ($0.name, start(store.effectiveSettings(replica: $0.name))) }
         batch.reserveCapacity(batchSizes.current)
     }
 
@@ -95,6 +112,14 @@ final class EngineImportBuild {
             repeated[docID] = record
             if repeated.count > Self.repeatLimit { abandon() }
         }
+    }
+
+    /// The docIDs the store gave the records given at the start (`init(store:before:ahead:)`), in their order.
+    func assign(_ docIDs: [DocID]) {
+        added += docIDs.count
+        for id in docIDs where Int64(id) <= storedMax { replaced.insert(id) }
+        primary?.assign(docIDs)
+        for replica in replicas { replica.build.assign(docIDs) }
     }
 
     /// Hands over the last records and lets the builds finish without waiting for them; nil if they were

@@ -14,7 +14,9 @@ import QuarrySearchContract
 /// 3. into a non-empty index, built beside the import as one more segment, with stored records replaced and
 ///    repeats; with settings that change a view, rebuilt;
 /// 4. more repeated records than the build keeps aside falls back to a rebuild;
-/// 5. a failing or cancelled import leaves the index as it was, and removes an index it created.
+/// 5. a failing or cancelled import leaves the index as it was, and removes an index it created;
+/// 6. a write's large batch, whose records the builds take before the store gives them docIDs, into an empty
+///    and a non-empty index, with objectIDs repeated in the batch and stored records replaced.
 final class EngineImportBuildTests: EngineTestCase {
     private static let settings: JSONObject = [
         "searchableAttributes": ["name", "brand", "description"],
@@ -167,6 +169,39 @@ final class EngineImportBuildTests: EngineTestCase {
         XCTAssertEqual(try engine.importRecords(index: "i", from: file("b.ndjson", lines)).imported, 25_500)
         XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 25_000)
         try assertAnswersAsRebuilt(engine, ["i", "by_price"])
+    }
+
+    func testLargeWriteBatchesAnswerAsARebuild() throws {
+        let engine = try Engine(directory: directory.path, log: { _ in })
+        var settings = Self.settings
+        settings["replicas"] = ["by_price", "virtual(by_price_relevant)"]
+        _ = try engine.setSettings(settings, index: "i")
+        _ = try engine.setSettings(["customRanking": ["asc(price)"]], index: "by_price")
+        _ = try engine.setSettings(["customRanking": ["asc(price)"]], index: "by_price_relevant")
+        func objects(_ lines: [String]) throws -> [JSONObject] {
+            try lines.map { line in
+                guard case .object(let object) = try JSONParser.parse(Array(line.utf8)) else { throw BackendError.storage(line) }
+                return object
+            }
+        }
+        // Into the empty index: p5 twice (the second, later in the batch, wins) and p7 three times.
+        var first = (0..<600).map { Self.line("p\($0)", seed: $0) }
+        first.insert(Self.line("p5", seed: 1_001), at: 300)
+        first += [Self.line("p7", seed: 1_002), Self.line("p7", seed: 1_003)]
+        XCTAssertGreaterThanOrEqual(first.count, Engine.batchBuildThreshold)
+        XCTAssertEqual(try engine.saveObjects(try objects(first), index: "i").objectIDs.count, 603)
+        XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 600)
+        XCTAssertEqual(try engine.getObjects(["p5", "p7"], index: "i"),
+                       try objects([Self.line("p5", seed: 1_001), Self.line("p7", seed: 1_003)]))
+        try assertAnswersAsRebuilt(engine, ["i", "by_price", "by_price_relevant"])
+        // Into the non-empty index: 200 stored records replaced (in reverse docID order), 200 new, a repeat.
+        var second = (100..<300).reversed().map { Self.line("p\($0)", seed: 5_000 + $0) }
+        second += (600..<800).map { Self.line("p\($0)", seed: 5_000 + $0) }
+        second.append(Self.line("p150", seed: 9_999))
+        _ = try engine.saveObjects(try objects(second), index: "i")
+        XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 800)
+        XCTAssertEqual(try engine.getObjects(["p150"], index: "i"), try objects([Self.line("p150", seed: 9_999)]))
+        try assertAnswersAsRebuilt(engine, ["i", "by_price", "by_price_relevant"])
     }
 
     func testManyRepeatsRebuildFromTheStore() throws {

@@ -4,7 +4,10 @@ import QuarrySearchContract
 
 /// One search index built on a thread of its own from batches of records
 /// that another thread hands over, so that an import stores records while
-/// they are tokenised and laid out.
+/// they are tokenised and laid out. A write's batch is given whole at the
+/// start instead, before the store gave its records their docIDs: they are
+/// tokenised while the writer stores them, and laid out once `assign(_:)`
+/// gives the docIDs.
 ///
 /// The handoff holds at most `capacity` batches: a producer faster than the
 /// build waits rather than piling records up in memory. The owner calls
@@ -14,6 +17,8 @@ import QuarrySearchContract
 final class BackgroundIndexBuild: Sendable {
     private let batches: BoundedQueue<[(DocID, JSONObject)]>
     private let result = Eventual<SearchIndex>()
+    /// The docIDs of records given at the start; nil when the build is abandoned.
+    private let docIDs = Eventual<[DocID]?>()
 
     /// Starts the thread that builds an index with `settings`, a large one's largest arrays in files of
     /// `spillDirectory` (`SearchIndex.build`).
@@ -27,6 +32,24 @@ final class BackgroundIndexBuild: Sendable {
         }
     }
 
+    /// Starts the thread that builds an index of `records`, whose docIDs `assign(_:)` gives once they are
+    /// stored; it tokenises them meanwhile.
+    init(settings: IndexSettings, records: [JSONObject], spillDirectory: String? = nil) {
+        batches = BoundedQueue(capacity: 1)
+        let (result, docIDs) = (self.result, self.docIDs)
+        DetachedThread.startOrFail(name: "quarry-index") {
+            guard let index = SearchIndex.build(settings: settings, records: records, docIDs: { docIDs.wait() },
+                                                spillDirectory: spillDirectory)
+            else { return }
+            result.deliver(index)
+        }
+    }
+
+    /// The docIDs of the records given at the start, one each, in their order, all distinct.
+    func assign(_ ids: [DocID]) {
+        docIDs.deliver(ids)
+    }
+
     /// Hands over a batch of records whose docIDs no earlier batch held; waits while the handoff is full.
     func add(_ batch: [(DocID, JSONObject)]) {
         guard !batch.isEmpty else { return }
@@ -38,7 +61,8 @@ final class BackgroundIndexBuild: Sendable {
         batches.close()
     }
 
-    /// Ends the input and waits for the index (the build cannot fail).
+    /// Ends the input and waits for the index (the build cannot fail); for records given at the start,
+    /// once `assign(_:)` gave their docIDs.
     func finish() -> SearchIndex {
         batches.close()
         return result.wait()
@@ -47,6 +71,7 @@ final class BackgroundIndexBuild: Sendable {
     /// Drops the batches not taken yet and lets the thread end without waiting for it.
     func abandon() {
         batches.cancel()
+        if !docIDs.isDelivered { docIDs.deliver(nil) }
     }
 
     /// The records of the handed-over batches, in order, as the build thread pulls them.

@@ -106,13 +106,28 @@ public final class SearchIndex: Sendable {
     /// `spillDirectory` when given.
     static func build(settings: IndexSettings, uniqueRecords records: some Sequence<(DocID, JSONObject)>,
                       spillDirectory: String? = nil) -> SearchIndex {
-        let layout = SearchableLayout(settings: settings)
-        let order = StaticOrder(settings: settings)
-        var builder = SegmentBuilder(layout: layout, order: order, facets: FacetLayout(settings: settings), facetsOnOwnThread: true)
+        var builder = SegmentBuilder(settings: settings)
         for (id, record) in records { builder.add(docID: id, record: record) }
+        return SearchIndex(settings: settings, built: &builder, spillDirectory: spillDirectory)
+    }
+
+    /// Records whose docIDs are known only once the store holds them: tokenised at once, laid out when
+    /// `docIDs` returns theirs (one each, in order, all distinct). Nil when it returns nil (the write
+    /// that stores them failed).
+    static func build(settings: IndexSettings, records: [JSONObject], docIDs: () -> [DocID]?,
+                      spillDirectory: String? = nil) -> SearchIndex? {
+        var builder = SegmentBuilder(settings: settings)
+        for record in records { builder.add(record: record) }
+        guard let ids = docIDs() else { return nil }
+        builder.assign(docIDs: ids)
+        return SearchIndex(settings: settings, built: &builder, spillDirectory: spillDirectory)
+    }
+
+    /// The index of the one segment `builder` lays out (which spends it).
+    private convenience init(settings: IndexSettings, built builder: inout SegmentBuilder, spillDirectory: String?) {
         let segment = builder.finish(spillDirectory: builder.count >= MergePolicy.standard.buildSpillFrom ? spillDirectory : nil)
-        return SearchIndex(settings: settings, layout: layout, order: order, segments: [segment],
-                           dead: [Bitset(capacity: segment.count)])
+        self.init(settings: settings, layout: builder.layout, order: builder.order, segments: [segment],
+                  dead: [Bitset(capacity: segment.count)])
     }
 
     public var documentCount: Int {

@@ -1,5 +1,6 @@
 import QuarryJSON
 import QuarryText
+import QuarrySearchContract
 
 /// How do records become a `Segment`?
 ///
@@ -29,14 +30,25 @@ struct SegmentBuilder {
         if facetsOnOwnThread { facetsAlongside = FacetsAlongside(self.facets) }
     }
 
+    /// A large build's, from records: facet values gathered on a thread of their own.
+    init(settings: IndexSettings) {
+        self.init(layout: SearchableLayout(settings: settings), order: StaticOrder(settings: settings),
+                  facets: FacetLayout(settings: settings), facetsOnOwnThread: true)
+    }
+
     /// Documents added so far.
-    var count: Int { docIDs.count }
+    var count: Int { tokenStarts.count - 1 }
 
     /// Marks a location whose attribute has typo tolerance disabled.
     static let typoDisabledBit: UInt16 = 1 << 15
 
     mutating func add(docID: DocID, record: JSONObject) {
         docIDs.append(docID)
+        add(record: record)
+    }
+
+    /// Adds a record whose docID is not known yet: `assign(docIDs:)` gives them all before `finish`.
+    mutating func add(record: JSONObject) {
         values.append(contentsOf: order.values(of: record))
         if let facetsAlongside { facetsAlongside.add(record: record) } else { facets.add(record: record) }
         var currentSlot = -1
@@ -57,6 +69,12 @@ struct SegmentBuilder {
             }
         }
         tokenStarts.append(UInt32(tokenTerms.count))
+    }
+
+    /// The docIDs of the records `add(record:)` took, in the order it took them.
+    mutating func assign(docIDs ids: [DocID]) {
+        precondition(docIDs.isEmpty && ids.count == count, "assign(docIDs:) needs one docID for each record added")
+        docIDs = ids
     }
 
     /// Sorts terms and documents and lays the segment out, its postings and token positions in files of
