@@ -15,8 +15,9 @@ import QuarrySearchContract
 ///    repeats; with settings that change a view, rebuilt;
 /// 4. more repeated records than the build keeps aside falls back to a rebuild;
 /// 5. a failing or cancelled import leaves the index as it was, and removes an index it created;
-/// 6. a write's large batch, whose records the builds take before the store gives them docIDs, into an empty
-///    and a non-empty index, with objectIDs repeated in the batch and stored records replaced.
+/// 6. a write's large batch, whose records the builds take and lay out before the store gives them docIDs,
+///    into an empty and a non-empty index, with objectIDs repeated in the batch, and with stored records
+///    replaced out of docID order (their ties rank otherwise: the segment is built again).
 final class EngineImportBuildTests: EngineTestCase {
     private static let settings: JSONObject = [
         "searchableAttributes": ["name", "brand", "description"],
@@ -201,6 +202,10 @@ final class EngineImportBuildTests: EngineTestCase {
         _ = try engine.saveObjects(try objects(second), index: "i")
         XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 800)
         XCTAssertEqual(try engine.getObjects(["p150"], index: "i"), try objects([Self.line("p150", seed: 9_999)]))
+        try assertAnswersAsRebuilt(engine, ["i", "by_price", "by_price_relevant"])
+        // New records only, on top of the stored ones.
+        _ = try engine.saveObjects(try objects((800..<1100).map { Self.line("p\($0)", seed: 7_000 + $0) }), index: "i")
+        XCTAssertEqual(try engine.search(index: "i", parameters: [:]).nbHits, 1100)
         try assertAnswersAsRebuilt(engine, ["i", "by_price", "by_price_relevant"])
     }
 

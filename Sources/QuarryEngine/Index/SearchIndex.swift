@@ -111,16 +111,24 @@ public final class SearchIndex: Sendable {
         return SearchIndex(settings: settings, built: &builder, spillDirectory: spillDirectory)
     }
 
-    /// Records whose docIDs are known only once the store holds them: tokenised at once, laid out when
-    /// `docIDs` returns theirs (one each, in order, all distinct). Nil when it returns nil (the write
-    /// that stores them failed).
+    /// Records whose docIDs are known only once the store holds them (one each, in order, all distinct,
+    /// which `docIDs` returns). They are tokenised and laid out meanwhile, ranked as if their docIDs rose
+    /// with them, as a batch of new records' do; if theirs rank them otherwise (records replaced out of
+    /// order, with tied ranking values), the segment is built again from them. Nil when `docIDs` returns
+    /// nil (the write that stores them failed).
     static func build(settings: IndexSettings, records: [JSONObject], docIDs: () -> [DocID]?,
                       spillDirectory: String? = nil) -> SearchIndex? {
+        let spill = records.count >= MergePolicy.standard.buildSpillFrom ? spillDirectory : nil
         var builder = SegmentBuilder(settings: settings)
         for record in records { builder.add(record: record) }
+        let ahead = builder.layOutAhead(spillDirectory: spill)
         guard let ids = docIDs() else { return nil }
-        builder.assign(docIDs: ids)
-        return SearchIndex(settings: settings, built: &builder, spillDirectory: spillDirectory)
+        guard ahead.ranks(ids) else {
+            return build(settings: settings, uniqueRecords: zip(ids, records).map { ($0, $1) }, spillDirectory: spillDirectory)
+        }
+        let segment = ahead.segment(docIDs: ids)
+        return SearchIndex(settings: settings, layout: builder.layout, order: builder.order, segments: [segment],
+                           dead: [Bitset(capacity: segment.count)])
     }
 
     /// The index of the one segment `builder` lays out (which spends it).

@@ -47,7 +47,7 @@ struct SegmentBuilder {
         add(record: record)
     }
 
-    /// Adds a record whose docID is not known yet: `assign(docIDs:)` gives them all before `finish`.
+    /// Adds a record whose docID is not known yet, to be laid out by `layOutAhead`.
     mutating func add(record: JSONObject) {
         values.append(contentsOf: order.values(of: record))
         if let facetsAlongside { facetsAlongside.add(record: record) } else { facets.add(record: record) }
@@ -71,17 +71,45 @@ struct SegmentBuilder {
         tokenStarts.append(UInt32(tokenTerms.count))
     }
 
-    /// The docIDs of the records `add(record:)` took, in the order it took them.
-    mutating func assign(docIDs ids: [DocID]) {
-        precondition(docIDs.isEmpty && ids.count == count, "assign(docIDs:) needs one docID for each record added")
-        docIDs = ids
-    }
-
     /// Sorts terms and documents and lays the segment out, its postings and token positions in files of
     /// `spillDirectory` when given (`SpillFile`). Hands the builder's tokens to the layout, which frees them,
     /// so the builder is spent afterwards.
     mutating func finish(spillDirectory: String? = nil) -> Segment {
-        let permutation = Self.staticPermutation(ids: docIDs, values: values, order: order)
+        layOut(ranking: docIDs, spillDirectory: spillDirectory).segment(docIDs: docIDs)
+    }
+
+    /// Lays the segment out as `finish` does before the records added by `add(record:)` have docIDs,
+    /// breaking ties as if they rose with the records, as the docIDs of a batch of new records do.
+    mutating func layOutAhead(spillDirectory: String? = nil) -> Layout {
+        layOut(ranking: (0..<count).map { DocID(truncatingIfNeeded: $0) }, spillDirectory: spillDirectory)
+    }
+
+    /// A segment but for its docIDs: its documents in static order, their postings, positions and facets.
+    struct Layout {
+        let order: StaticOrder
+        let values: [Double]
+        let permutation: [Int]
+        let dictionary: TermDictionary
+        let postings: Postings
+        let positions: DocumentPositions
+        let facets: SegmentFacets
+
+        /// True when `ids` rank the documents as the layout does: always when they rise with the records.
+        func ranks(_ ids: [DocID]) -> Bool {
+            zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }
+                || SegmentBuilder.staticPermutation(ids: ids, values: values, order: order) == permutation
+        }
+
+        /// The segment, the documents' docIDs `ids` (one a record, in the order they were added).
+        func segment(docIDs ids: [DocID]) -> Segment {
+            SegmentBuilder.segment(docIDs: ids, values: values, permutation: permutation, order: order,
+                                   dictionary: dictionary, postings: postings, positions: positions, facets: facets)
+        }
+    }
+
+    /// The layout of the documents ranked in static order with `ids` breaking ties.
+    private mutating func layOut(ranking ids: [DocID], spillDirectory: String?) -> Layout {
+        let permutation = Self.staticPermutation(ids: ids, values: values, order: order)
         let (dictionary, termRemap) = sortedDictionary()
         // Only now: the facets thread, behind the tokens by a batch or two, catches up meanwhile.
         if let facetsAlongside {
@@ -90,9 +118,9 @@ struct SegmentBuilder {
         }
         let (postings, positions, facetsBeside) = layOut(permutation: permutation, termRemap: termRemap,
                                                          spillDirectory: spillDirectory)
-        return Self.segment(docIDs: docIDs, values: values, permutation: permutation, order: order, dictionary: dictionary,
-                            postings: postings, positions: positions,
-                            facets: facetsBeside ?? facets.finish(permutation: permutation))
+        return Layout(order: order, values: values, permutation: permutation, dictionary: dictionary,
+                      postings: postings, positions: positions,
+                      facets: facetsBeside ?? facets.finish(permutation: permutation))
     }
 
     /// A segment of documents given in any order (`docIDs`, and `values` of `order`'s keys), put in
@@ -144,6 +172,7 @@ struct SegmentBuilder {
     /// "Facets laid out beside a batch's postings"): nil, and the caller lays them out once the tokens are freed.
     private mutating func layOut(permutation: [Int], termRemap: [UInt32], spillDirectory: String?)
         -> (Postings, DocumentPositions, SegmentFacets?) {
+        let documents = count
         let tokens = SegmentTokens(starts: tokenStarts, terms: tokenTerms, locations: tokenLocations,
                                    order: permutation, sortedTerm: termRemap)
         tokenStarts = []
@@ -151,7 +180,6 @@ struct SegmentBuilder {
         tokenLocations = []
         // Postings and positions are laid out from the same tokens, independently: one thread each.
         let layout = self.layout
-        let documents = docIDs.count
         let tokensLaidOut = { @Sendable in
             Parallel.both(documents: documents,
                           { PostingsLayout.postings(tokens, layout: layout, spill: spillDirectory.flatMap(SpillFile.init)) },
