@@ -45,6 +45,12 @@ final class BackgroundIndexBuild: Sendable {
         }
     }
 
+    /// A build of records given at the start that its owner let go of without `assign(_:)` or `abandon()`
+    /// must not keep its thread waiting for their docIDs.
+    deinit {
+        if !docIDs.isDelivered { docIDs.deliver(nil) }
+    }
+
     /// The docIDs of the records given at the start, one each, in their order, all distinct.
     func assign(_ ids: [DocID]) {
         docIDs.deliver(ids)

@@ -37,7 +37,7 @@ struct SegmentBuilder {
     }
 
     /// Documents added so far.
-    var count: Int { tokenStarts.count - 1 }
+    private(set) var count = 0
 
     /// Marks a location whose attribute has typo tolerance disabled.
     static let typoDisabledBit: UInt16 = 1 << 15
@@ -49,6 +49,7 @@ struct SegmentBuilder {
 
     /// Adds a record whose docID is not known yet, to be laid out by `layOutAhead`.
     mutating func add(record: JSONObject) {
+        count += 1
         values.append(contentsOf: order.values(of: record))
         if let facetsAlongside { facetsAlongside.add(record: record) } else { facets.add(record: record) }
         var currentSlot = -1
