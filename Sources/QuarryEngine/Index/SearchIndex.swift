@@ -108,7 +108,8 @@ public final class SearchIndex: Sendable {
                       spillDirectory: String? = nil) -> SearchIndex {
         var builder = SegmentBuilder(settings: settings)
         for (id, record) in records { builder.add(docID: id, record: record) }
-        return SearchIndex(settings: settings, built: &builder, spillDirectory: spillDirectory)
+        let segment = builder.finish(spillDirectory: buildSpill(spillDirectory, documents: builder.count))
+        return SearchIndex(settings: settings, builtBy: builder, segment: segment)
     }
 
     /// Records whose docIDs are known only once the store holds them (one each, in order, all distinct,
@@ -118,22 +119,24 @@ public final class SearchIndex: Sendable {
     /// nil (the write that stores them failed).
     static func build(settings: IndexSettings, records: [JSONObject], docIDs: () -> [DocID]?,
                       spillDirectory: String? = nil) -> SearchIndex? {
-        let spill = records.count >= MergePolicy.standard.buildSpillFrom ? spillDirectory : nil
         var builder = SegmentBuilder(settings: settings)
         for record in records { builder.add(record: record) }
-        let ahead = builder.layOutAhead(spillDirectory: spill)
+        let ahead = builder.layOutAhead(spillDirectory: buildSpill(spillDirectory, documents: builder.count))
         guard let ids = docIDs() else { return nil }
         guard ahead.ranks(ids) else {
-            return build(settings: settings, uniqueRecords: zip(ids, records).map { ($0, $1) }, spillDirectory: spillDirectory)
+            return build(settings: settings, uniqueRecords: zip(ids, records), spillDirectory: spillDirectory)
         }
-        let segment = ahead.segment(docIDs: ids)
-        return SearchIndex(settings: settings, layout: builder.layout, order: builder.order, segments: [segment],
-                           dead: [Bitset(capacity: segment.count)])
+        return SearchIndex(settings: settings, builtBy: builder, segment: ahead.segment(docIDs: ids))
     }
 
-    /// The index of the one segment `builder` lays out (which spends it).
-    private convenience init(settings: IndexSettings, built builder: inout SegmentBuilder, spillDirectory: String?) {
-        let segment = builder.finish(spillDirectory: builder.count >= MergePolicy.standard.buildSpillFrom ? spillDirectory : nil)
+    /// Where a build of `documents` records lays out its postings and token positions: `directory` from
+    /// `MergePolicy.buildSpillFrom` records, the heap below.
+    private static func buildSpill(_ directory: String?, documents: Int) -> String? {
+        documents >= MergePolicy.standard.buildSpillFrom ? directory : nil
+    }
+
+    /// The index of `segment`, the one segment `builder` laid out.
+    private convenience init(settings: IndexSettings, builtBy builder: SegmentBuilder, segment: Segment) {
         self.init(settings: settings, layout: builder.layout, order: builder.order, segments: [segment],
                   dead: [Bitset(capacity: segment.count)])
     }
